@@ -1,0 +1,85 @@
+// The queue between send() and the workers: one producer (the Python thread, which holds the
+// GIL), many consumers (the workers, and the caller while it waits in recv()). A bounded ring
+// in which each cell carries a sequence number (Vyukov's MPMC design), so a consumer that was
+// descheduled between claiming a cell and reading it can never be overtaken by the producer.
+// A Semaphore counts the items announced to the workers; the caller may also take items it
+// did not announce (TakeUnannounced) to step them itself without waking anyone.
+#ifndef ENVFLEET_CORE_ACTION_QUEUE_H_
+#define ENVFLEET_CORE_ACTION_QUEUE_H_
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+#include "core/semaphore.h"
+
+namespace envfleet {
+
+struct WorkItem {
+  int32_t env_id;  // -1 tells a worker to exit
+  bool reset;      // an explicit reset(): ignore the action, start a new episode
+  int64_t seq;     // the output position fixed at send time (sync order), or -1: claim on finish
+};
+
+class ActionQueue {
+ public:
+  explicit ActionQueue(size_t min_capacity) {
+    capacity_ = 1;
+    while (capacity_ < min_capacity) capacity_ <<= 1;
+    cells_ = std::make_unique<Cell[]>(capacity_);
+    for (size_t i = 0; i < capacity_; ++i) cells_[i].sequence.store(i, std::memory_order_relaxed);
+  }
+
+  // Producer only. The queue never holds more items than there are envs (an env has at most
+  // one action in flight) plus the exit items, so the capacity is never exceeded; the wait
+  // below only covers a consumer that claimed a cell and has not read it yet.
+  void Push(const WorkItem& item) {
+    size_t pos = tail_;
+    Cell& cell = cells_[pos & (capacity_ - 1)];
+    while (cell.sequence.load(std::memory_order_acquire) != pos) ENVFLEET_CPU_RELAX();
+    cell.item = item;
+    cell.sequence.store(pos + 1, std::memory_order_release);
+    tail_ = pos + 1;
+  }
+
+  void Announce(int64_t n) { announced_.Post(n); }
+
+  // Workers: block until an announced item exists, then take it.
+  WorkItem Take() {
+    announced_.Wait();
+    return Pop();
+  }
+  // The waiting caller: take an announced item if one is there right now.
+  bool TryTake(WorkItem* item) {
+    if (!announced_.TryWait()) return false;
+    *item = Pop();
+    return true;
+  }
+  // The caller: take an item it pushed but chose not to announce.
+  WorkItem TakeUnannounced() { return Pop(); }
+
+ private:
+  struct alignas(64) Cell {
+    std::atomic<size_t> sequence;
+    WorkItem item;
+  };
+
+  WorkItem Pop() {
+    size_t pos = head_.fetch_add(1, std::memory_order_relaxed);
+    Cell& cell = cells_[pos & (capacity_ - 1)];
+    while (cell.sequence.load(std::memory_order_acquire) != pos + 1) ENVFLEET_CPU_RELAX();
+    WorkItem item = cell.item;
+    cell.sequence.store(pos + capacity_, std::memory_order_release);
+    return item;
+  }
+
+  size_t capacity_;
+  std::unique_ptr<Cell[]> cells_;
+  alignas(64) size_t tail_ = 0;
+  alignas(64) std::atomic<size_t> head_{0};
+  Semaphore announced_;
+};
+
+}  // namespace envfleet
+
+#endif  // ENVFLEET_CORE_ACTION_QUEUE_H_

@@ -1,0 +1,69 @@
+// The environment contract. An environment is a class (or, through FunctionEnv later, a set of
+// plain function pointers) that the pool drives in three calls:
+//
+//   Reset()            start a new episode, drawing randomness only from rng()
+//   Step(action)       advance one step; set reward() and terminated()
+//   Write(out)         write the current observation (and info entries) into an output slot
+//
+// Step and Write are separate so the pool claims an output slot only once the step's
+// dynamics are done: in async mode the first envs to finish fill the first slots. Everything
+// else (elapsed steps, time limits, autoreset, done flags, env ids) is the pool's business.
+// See cpp/envs/example/counting.h for an annotated example.
+#ifndef ENVFLEET_CORE_ENV_H_
+#define ENVFLEET_CORE_ENV_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/numpy_random.h"
+#include "core/spec.h"
+
+namespace envfleet {
+
+// One env's row in an output block. Key 0..n-1 are the spec's obs keys followed by its info
+// keys, in spec order; each points at that env's element range inside the batch array.
+class OutputSlot {
+ public:
+  OutputSlot(char* const* key_bases, const size_t* key_row_bytes, size_t row)
+      : key_bases_(key_bases), key_row_bytes_(key_row_bytes), row_(row) {}
+
+  template <typename T>
+  T* Get(size_t key) const {
+    return reinterpret_cast<T*>(key_bases_[key] + row_ * key_row_bytes_[key]);
+  }
+
+ private:
+  char* const* key_bases_;
+  const size_t* key_row_bytes_;
+  size_t row_;
+};
+
+class Env {
+ public:
+  // Each env owns its random stream, seeded exactly as Gymnasium seeds one env:
+  // np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed))).
+  explicit Env(uint64_t seed) : rng_(seed) {}
+  virtual ~Env() = default;
+  Env(const Env&) = delete;
+  Env& operator=(const Env&) = delete;
+
+  virtual void Reset() = 0;
+  // `action` points at one action laid out as the spec's action ArraySpec describes.
+  virtual void Step(const void* action) = 0;
+  virtual void Write(const OutputSlot& out) const = 0;
+
+  double reward() const { return reward_; }
+  bool terminated() const { return terminated_; }
+  NumpyGenerator& rng() { return rng_; }
+
+ protected:
+  double reward_ = 0.0;
+  bool terminated_ = false;
+
+ private:
+  NumpyGenerator rng_;
+};
+
+}  // namespace envfleet
+
+#endif  // ENVFLEET_CORE_ENV_H_

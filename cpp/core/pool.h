@@ -1,0 +1,340 @@
+// The pool: N environments, a queue of actions, a fixed set of workers, and output blocks.
+//
+//   send(actions, env_ids)        Python thread, GIL held
+//     checks every id and action, copies each action into its env's action slot, pushes the
+//     env ids into the ActionQueue and announces them to the workers, returns at once.
+//   worker (or the caller while it waits; no GIL)
+//     takes an env id; resets the env if its episode is over (NEXT_STEP autoreset) or a reset
+//     was asked for, else steps it; claims the next output row and writes reward, flags, id,
+//     elapsed steps, observation and info into it. The writer that fills a block posts it.
+//   recv()                        GIL released while waiting
+//     steps queued envs itself while the head block is incomplete, then waits for it; hands
+//     the block to Python (NumPy arrays view it, no copy) and marks its envs idle.
+//
+// Sync order: a send made while no env is in flight fixes each result's row to the env's
+// position in that send, so sync mode (batch_size == num_envs) returns results in send order.
+// Otherwise rows go to whichever env finishes first (async mode).
+#ifndef ENVFLEET_CORE_POOL_H_
+#define ENVFLEET_CORE_POOL_H_
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/action_queue.h"
+#include "core/env.h"
+#include "core/output_blocks.h"
+#include "core/spec.h"
+#include "core/thread_pool.h"
+
+namespace envfleet {
+
+enum class AutoresetMode : uint8_t { kNextStep, kSameStep, kDisabled };
+
+struct PoolOptions {
+  int num_envs = 1;
+  int batch_size = 1;
+  int num_threads = 1;
+  int thread_affinity_offset = -1;
+  int64_t max_episode_steps = 0;  // 0: no time limit
+  AutoresetMode autoreset_mode = AutoresetMode::kNextStep;
+  std::vector<uint64_t> seeds;  // one per env
+};
+
+using EnvFactory = std::function<std::unique_ptr<Env>(const Config& config, uint64_t seed)>;
+
+// Raised from recv() when an env threw while producing the block.
+class EnvError : public std::runtime_error {
+ public:
+  EnvError(int32_t env_id, const std::string& what)
+      : std::runtime_error("env " + std::to_string(env_id) + " raised: " + what),
+        env_id_(env_id) {}
+  int32_t env_id() const { return env_id_; }
+
+ private:
+  int32_t env_id_;
+};
+
+// Indices of the keys every block starts with; the env's own keys follow.
+enum CommonKey : size_t { kReward, kTerminated, kTruncated, kEnvId, kElapsedStep, kNumCommon };
+
+class Pool {
+ public:
+  Pool(const EnvSpec& spec, const Config& config, const EnvFactory& factory, PoolOptions options)
+      : spec_(spec),
+        options_(std::move(options)),
+        queue_(static_cast<size_t>(options_.num_envs) + options_.num_threads + 1) {
+    const int n = options_.num_envs;
+    const int b = options_.batch_size;
+    envs_.resize(n);
+    action_bytes_ = spec_.action.NumBytes();
+    actions_.assign(static_cast<size_t>(n) * action_bytes_, 0);
+    for (int i = 0; i < n; ++i) envs_[i].env = factory(config, options_.seeds[i]);
+
+    arena_ = new BlockArena(BlockLayout(OutputKeys(), b));
+    num_env_keys_ = spec_.obs.size() + spec_.info.size();
+    ring_size_ = (n + b - 1) / b + 2;
+    ring_ = std::make_unique<std::atomic<Block*>[]>(static_cast<size_t>(ring_size_));
+    for (int64_t i = 0; i < ring_size_; ++i) {
+      Block* block = arena_->Acquire();
+      block->Prepare(0);
+      ring_[i].store(block, std::memory_order_relaxed);
+    }
+    workers_ = std::make_unique<ThreadPool>(options_.num_threads, options_.thread_affinity_offset,
+                                            [this] { WorkerLoop(); });
+  }
+
+  ~Pool() {
+    Close();
+    arena_->Release();
+  }
+
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
+
+  // ---- Python thread (GIL held) ----------------------------------------------------------
+
+  const EnvSpec& spec() const { return spec_; }
+  const PoolOptions& options() const { return options_; }
+  const BlockLayout& layout() const { return arena_->layout(); }
+  BlockArena* arena() const { return arena_; }
+  bool closed() const { return closed_; }
+  int64_t pending() const { return pending_; }
+  bool in_flight(int env_id) const { return envs_[env_id].in_flight; }
+  // The episode of this env has ended and its next step will start a new one.
+  bool episode_over(int env_id) const { return envs_[env_id].needs_reset; }
+  // Restarts an idle env's random stream, as Gymnasium's reset(seed=...) does.
+  void Reseed(int env_id, uint64_t seed) { envs_[env_id].env->rng().Seed(seed); }
+  void* action_slot(int env_id) { return actions_.data() + env_id * action_bytes_; }
+  size_t action_bytes() const { return action_bytes_; }
+
+  // Results the head block still needs before recv() can return it.
+  int64_t HeadNeeds() const {
+    return options_.batch_size - Head()->first_row;
+  }
+
+  // Queues envs whose actions are already in their action slots. `seal` (only allowed with
+  // nothing in flight) makes the head block hold exactly these results, so a partial
+  // step/reset returns a batch of just those envs. `reserve` items are left unannounced for
+  // the caller to step itself in the Wait() that follows.
+  void Enqueue(const int32_t* env_ids, size_t count, bool reset, bool seal, int64_t reserve) {
+    const int64_t b = options_.batch_size;
+    int64_t seq = -1;
+    if (pending_ == 0) {
+      // Nothing in flight: fix the rows in send order (sync order).
+      seq = next_seq_.load(std::memory_order_relaxed);
+      if (seal && static_cast<int64_t>(count) < b) {
+        int64_t skip = b - static_cast<int64_t>(count);
+        Head()->Prepare(skip);
+        seq += skip;
+      }
+      next_seq_.store(seq + static_cast<int64_t>(count), std::memory_order_relaxed);
+    }
+    for (size_t i = 0; i < count; ++i) {
+      EnvRecord& record = envs_[env_ids[i]];
+      record.in_flight = true;
+      queue_.Push({env_ids[i], reset, seq < 0 ? -1 : seq + static_cast<int64_t>(i)});
+    }
+    pending_ += static_cast<int64_t>(count);
+    reserved_ += reserve;
+    queue_.Announce(static_cast<int64_t>(count) - reserve);
+  }
+
+  // ---- GIL released -----------------------------------------------------------------------
+
+  // Steps the envs reserved for the caller, helps with announced ones while the head block is
+  // incomplete, then waits for it. Returns the head block, complete.
+  Block* Wait() {
+    for (; reserved_ > 0; --reserved_) Process(queue_.TakeUnannounced());
+    Block* head = Head();
+    while (!head->ready.TryWait()) {
+      WorkItem item;
+      if (queue_.TryTake(&item)) {
+        Process(item);
+      } else {
+        head->ready.Wait();
+        break;
+      }
+    }
+    return head;
+  }
+
+  // ---- Python thread (GIL held) ----------------------------------------------------------
+
+  // Takes the completed head block out of the ring, marks its envs idle and replaces it with
+  // a fresh block. The caller owns one lease on the returned block (see BlockArena::EndLease).
+  // Throws EnvError (the block recycled) if an env failed while producing it.
+  Block* Deliver() {
+    std::atomic<Block*>& slot = ring_[head_ % ring_size_];
+    Block* block = slot.load(std::memory_order_relaxed);
+    Block* fresh = arena_->Acquire();
+    fresh->Prepare(0);
+    slot.store(fresh, std::memory_order_relaxed);
+    ++head_;
+    const int32_t* ids = reinterpret_cast<const int32_t*>(block->key_bases[kEnvId]);
+    for (int64_t row = block->first_row; row < options_.batch_size; ++row) {
+      envs_[ids[row]].in_flight = false;
+    }
+    pending_ -= options_.batch_size - block->first_row;
+    if (block->failed.load(std::memory_order_acquire)) {
+      EnvError error(block->failed_env, block->error);
+      arena_->Recycle(block);
+      throw error;
+    }
+    arena_->AddRef();
+    return block;
+  }
+
+  // Stops the workers after they finish what is queued. Idempotent.
+  void Close() {
+    if (closed_) return;
+    closed_ = true;
+    for (int t = 0; t < workers_->size(); ++t) queue_.Push({-1, false, -1});
+    queue_.Announce(workers_->size());
+    workers_->Join();
+  }
+
+ private:
+  struct EnvRecord {
+    std::unique_ptr<Env> env;
+    int64_t elapsed = 0;
+    bool needs_reset = true;  // written by workers, read by Python only once delivered
+    bool in_flight = false;   // Python thread only
+  };
+
+  std::vector<ArraySpec> OutputKeys() const {
+    std::vector<ArraySpec> keys = {
+        {"reward", DType::kFloat64, {}, {}, {}, false},
+        {"terminated", DType::kBool, {}, {}, {}, false},
+        {"truncated", DType::kBool, {}, {}, {}, false},
+        {"env_id", DType::kInt32, {}, {}, {}, false},
+        {"elapsed_step", DType::kInt32, {}, {}, {}, false},
+    };
+    for (const auto& key : spec_.obs) keys.push_back(key);
+    for (const auto& key : spec_.info) keys.push_back(key);
+    if (options_.autoreset_mode == AutoresetMode::kSameStep) {
+      for (const auto& key : spec_.obs) keys.push_back(Renamed(key, "final_obs:"));
+      for (const auto& key : spec_.info) keys.push_back(Renamed(key, "final_info:"));
+    }
+    return keys;
+  }
+  static ArraySpec Renamed(ArraySpec key, const std::string& prefix) {
+    key.name = prefix + key.name;
+    return key;
+  }
+
+  Block* Head() const {
+    return ring_[head_ % ring_size_].load(std::memory_order_relaxed);
+  }
+
+  void WorkerLoop() {
+    while (true) {
+      WorkItem item = queue_.Take();
+      if (item.env_id < 0) return;
+      Process(item);
+    }
+  }
+
+  // Runs one env one step (or reset) and writes its result. Never throws: an env's exception
+  // is recorded in the block and re-raised by Deliver() in the Python thread.
+  void Process(const WorkItem& item) {
+    EnvRecord& record = envs_[item.env_id];
+    Env& env = *record.env;
+    Block* block = nullptr;
+    int64_t row = 0;
+    try {
+      double reward = 0.0;
+      bool terminated = false;
+      bool truncated = false;
+      int64_t elapsed = 0;
+      if (item.reset || record.needs_reset) {
+        env.Reset();
+        record.elapsed = 0;
+        record.needs_reset = false;
+      } else {
+        env.Step(actions_.data() + item.env_id * action_bytes_);
+        elapsed = ++record.elapsed;
+        reward = env.reward();
+        terminated = env.terminated();
+        // Like Gymnasium's TimeLimit: truncated may be set together with terminated.
+        truncated = options_.max_episode_steps > 0 && elapsed >= options_.max_episode_steps;
+      }
+      const bool done = terminated || truncated;
+      Claim(item, &block, &row);
+      const size_t* row_bytes = arena_->layout().row_bytes.data();
+      char* const* bases = block->key_bases.data();
+      reinterpret_cast<double*>(bases[kReward])[row] = reward;
+      reinterpret_cast<bool*>(bases[kTerminated])[row] = terminated;
+      reinterpret_cast<bool*>(bases[kTruncated])[row] = truncated;
+      reinterpret_cast<int32_t*>(bases[kEnvId])[row] = item.env_id;
+      reinterpret_cast<int32_t*>(bases[kElapsedStep])[row] = static_cast<int32_t>(elapsed);
+      if (done && options_.autoreset_mode == AutoresetMode::kSameStep) {
+        const size_t final_keys = kNumCommon + num_env_keys_;
+        env.Write(OutputSlot(bases + final_keys, row_bytes + final_keys, row));
+        env.Reset();
+        record.elapsed = 0;
+      } else {
+        record.needs_reset = done;
+      }
+      env.Write(OutputSlot(bases + kNumCommon, row_bytes + kNumCommon, row));
+    } catch (const std::exception& e) {
+      Fail(item, &block, &row, e.what());
+    } catch (...) {
+      Fail(item, &block, &row, "unknown C++ exception");
+    }
+    Complete(block);
+  }
+
+  void Claim(const WorkItem& item, Block** block, int64_t* row) {
+    int64_t seq = item.seq >= 0 ? item.seq : next_seq_.fetch_add(1, std::memory_order_relaxed);
+    const int64_t b = options_.batch_size;
+    *block = ring_[(seq / b) % ring_size_].load(std::memory_order_relaxed);
+    *row = seq % b;
+  }
+
+  void Fail(const WorkItem& item, Block** block, int64_t* row, const char* what) {
+    envs_[item.env_id].needs_reset = true;
+    if (*block == nullptr) Claim(item, block, row);
+    reinterpret_cast<int32_t*>((*block)->key_bases[kEnvId])[*row] = item.env_id;
+    bool expected = false;
+    if ((*block)->failed.compare_exchange_strong(expected, true, std::memory_order_acq_rel)) {
+      (*block)->failed_env = item.env_id;
+      (*block)->error = what;
+    }
+  }
+
+  void Complete(Block* block) {
+    if (block->written.fetch_add(1, std::memory_order_acq_rel) + 1 == options_.batch_size) {
+      block->ready.Post();
+    }
+  }
+
+  EnvSpec spec_;
+  PoolOptions options_;
+  std::vector<EnvRecord> envs_;
+  size_t action_bytes_ = 0;
+  std::vector<char> actions_;
+  size_t num_env_keys_ = 0;
+
+  ActionQueue queue_;
+  BlockArena* arena_ = nullptr;
+  // Logical block j lives in ring_[j % ring_size_]; results not yet handed to Python span at
+  // most ceil(N/B) + 1 logical blocks, so a ring entry is reused only once delivered.
+  std::unique_ptr<std::atomic<Block*>[]> ring_;
+  int64_t ring_size_ = 0;
+  alignas(64) std::atomic<int64_t> next_seq_{0};
+  alignas(64) int64_t head_ = 0;  // logical index of the next block recv() returns
+  int64_t pending_ = 0;           // envs sent and not yet delivered
+  int64_t reserved_ = 0;          // queued items the caller promised to step itself
+  bool closed_ = false;
+  std::unique_ptr<ThreadPool> workers_;
+};
+
+}  // namespace envfleet
+
+#endif  // ENVFLEET_CORE_POOL_H_

@@ -1,0 +1,104 @@
+// What an environment declares about itself: its options (Config) and the arrays it reads and
+// writes (ArraySpec). The pool sizes its buffers from these, and the Python side builds
+// Gymnasium spaces and dm_env specs from them, so an env states each fact exactly once.
+#ifndef ENVFLEET_CORE_SPEC_H_
+#define ENVFLEET_CORE_SPEC_H_
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace envfleet {
+
+enum class DType : uint8_t { kBool, kInt8, kUint8, kInt32, kInt64, kFloat32, kFloat64 };
+
+inline size_t ItemSize(DType dtype) {
+  switch (dtype) {
+    case DType::kBool:
+    case DType::kInt8:
+    case DType::kUint8:
+      return 1;
+    case DType::kInt32:
+    case DType::kFloat32:
+      return 4;
+    case DType::kInt64:
+    case DType::kFloat64:
+      return 8;
+  }
+  return 0;
+}
+
+// One array of one environment: an observation, an info entry or the action.
+// Bounds are inclusive, empty when unbounded, one value when uniform, else one per element.
+// `discrete` marks integer spaces: a scalar becomes Discrete(high - low + 1, start=low).
+struct ArraySpec {
+  std::string name;
+  DType dtype = DType::kFloat32;
+  std::vector<int64_t> shape;
+  std::vector<double> low;
+  std::vector<double> high;
+  bool discrete = false;
+
+  size_t NumElements() const {
+    size_t n = 1;
+    for (int64_t d : shape) n *= static_cast<size_t>(d);
+    return n;
+  }
+  size_t NumBytes() const { return NumElements() * ItemSize(dtype); }
+};
+
+inline ArraySpec Discrete(std::string name, int64_t n, int64_t start = 0) {
+  return {std::move(name), DType::kInt64, {}, {double(start)}, {double(start + n - 1)}, true};
+}
+
+inline ArraySpec Box(std::string name, DType dtype, std::vector<int64_t> shape,
+                     std::vector<double> low, std::vector<double> high) {
+  return {std::move(name), dtype, std::move(shape), std::move(low), std::move(high), false};
+}
+
+// How the observation keys are presented: one array, a tuple of arrays (Blackjack), or a dict.
+enum class ObsLayout : uint8_t { kSingle, kTuple, kDict };
+
+struct EnvSpec {
+  std::vector<ArraySpec> obs;   // names are the tuple/dict keys; a single obs is named "obs"
+  std::vector<ArraySpec> info;  // extra per-step info an env reports (Atari: lives, ...)
+  ArraySpec action;
+  ObsLayout obs_layout = ObsLayout::kSingle;
+  int64_t max_episode_steps = 0;  // the reference's registered limit; 0 means none
+  double reward_low = -std::numeric_limits<double>::infinity();
+  double reward_high = std::numeric_limits<double>::infinity();
+};
+
+// Environment options. Each env type publishes its defaults; Python may override any of them
+// by name with a value of the same kind, and unknown names are rejected before anything runs.
+using ConfigValue = std::variant<bool, int64_t, double, std::string, std::vector<std::string>>;
+
+class Config {
+ public:
+  Config() = default;
+  Config(std::initializer_list<std::pair<const std::string, ConfigValue>> values)
+      : values_(values) {}
+
+  template <typename T>
+  const T& Get(const std::string& key) const {
+    auto it = values_.find(key);
+    if (it == values_.end()) throw std::invalid_argument("missing config option '" + key + "'");
+    if (const T* value = std::get_if<T>(&it->second)) return *value;
+    throw std::invalid_argument("config option '" + key + "' has the wrong type");
+  }
+  void Set(const std::string& key, ConfigValue value) { values_[key] = std::move(value); }
+  bool Has(const std::string& key) const { return values_.count(key) != 0; }
+  const std::map<std::string, ConfigValue>& values() const { return values_; }
+
+ private:
+  std::map<std::string, ConfigValue> values_;
+};
+
+}  // namespace envfleet
+
+#endif  // ENVFLEET_CORE_SPEC_H_

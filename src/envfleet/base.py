@@ -1,0 +1,146 @@
+"""What every front end shares: the C++ pool, action checking, and raw send/recv.
+
+The front ends (Gymnasium, gym, dm_env) differ only in how they shape a batch of results;
+the core returns one tuple of zero-copy arrays per batch, named by ``_pool.keys()``:
+``reward, terminated, truncated, env_id, elapsed_step``, then the env's obs keys, its info
+keys, and (SAME_STEP autoreset) ``final_obs:*`` / ``final_info:*``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envfleet import _core
+from envfleet.spec import AutoresetMode, EnvSpec
+
+REWARD, TERMINATED, TRUNCATED, ENV_ID, ELAPSED_STEP = range(5)
+FIRST_ENV_KEY = 5
+
+
+class PoolBase:
+    """The C++ pool behind a front end, with EnvPool's ``send`` / ``recv`` / ``async_reset``."""
+
+    def __init__(self, spec: EnvSpec):
+        config = spec.config
+        self._spec = spec
+        self._pool = _core.Pool(
+            spec.env_type,
+            config.env_options,
+            config.num_envs,
+            config.batch_size,
+            config.num_threads,
+            list(config.seed),
+            config.thread_affinity_offset,
+            config.autoreset_mode.core_value,
+            config.max_episode_steps,
+        )
+        self._num_obs = len(spec.obs_keys)
+        self._info_names = [key.name for key in spec.info_keys]
+        self._action_dtype = spec.action_key.dtype
+        self._action_discrete = spec.action_key.discrete
+        self._same_step = config.autoreset_mode is AutoresetMode.SAME_STEP
+        self._all_env_ids = np.arange(config.num_envs, dtype=np.int32)
+
+    # ---- EnvPool's low-level interface -------------------------------------------------------
+
+    @property
+    def config(self):
+        return self._spec.config
+
+    @property
+    def batch_size(self) -> int:
+        return self._spec.config.batch_size
+
+    @property
+    def all_env_ids(self) -> np.ndarray:
+        return self._all_env_ids
+
+    @property
+    def is_async(self) -> bool:
+        return self._spec.config.batch_size < self._spec.config.num_envs
+
+    def send(self, action: Any, env_id: Any = None) -> None:
+        """Queues actions for envs ``env_id`` (all envs if None) and returns at once."""
+        action, env_id = self._split_action(action, env_id)
+        self._pool.send(self._action_array(action), env_id)
+
+    def recv(self, *args: Any, **kwargs: Any):
+        """Waits for the next batch of ``batch_size`` results and returns it formatted."""
+        return self._format(self._pool.recv(), *args, **kwargs)
+
+    def async_reset(self) -> None:
+        """Queues a reset of every env; ``recv()`` then returns their first observations."""
+        self._pool.async_reset()
+
+    def _split_action(self, action: Any, env_id: Any) -> tuple[Any, Any]:
+        if isinstance(action, dict):  # EnvPool's {"action": ..., "env_id": ...}
+            unknown = set(action) - {"action", "env_id", "players.env_id"}
+            if unknown or "action" not in action:
+                raise ValueError(
+                    f"an action dict must have the key 'action' (and may have 'env_id'), "
+                    f"got keys {sorted(action)}"
+                )
+            if env_id is None:
+                env_id = action.get("env_id")
+            action = action["action"]
+        return action, env_id
+
+    def _action_array(self, action: Any) -> np.ndarray:
+        if (
+            type(action) is np.ndarray
+            and action.dtype == self._action_dtype
+            and action.flags.c_contiguous
+        ):
+            return action
+        array = np.asarray(action)
+        kind = array.dtype.kind
+        if self._action_discrete and kind not in "iu":
+            raise TypeError(
+                f"action must hold integers for {self._spec.action_space}, "
+                f"got dtype {array.dtype}"
+            )
+        if not self._action_discrete and kind not in "fiu":
+            raise TypeError(
+                f"action must hold numbers for {self._spec.action_space}, got dtype {array.dtype}"
+            )
+        if kind == "u" and self._action_discrete and array.size and array.max() > 2**62:
+            raise ValueError("action is out of range")
+        return np.ascontiguousarray(array, dtype=self._action_dtype)
+
+    # ---- helpers for the front ends -------------------------------------------------------
+
+    def _observation(self, out: tuple, first: int = FIRST_ENV_KEY):
+        layout = self._spec.obs_layout
+        if layout == "single":
+            return out[first]
+        values = out[first : first + self._num_obs]
+        if layout == "tuple":
+            return tuple(values)
+        return {key.name: v for key, v in zip(self._spec.obs_keys, values, strict=True)}
+
+    def _info(self, out: tuple) -> dict[str, Any]:
+        info = {"env_id": out[ENV_ID], "elapsed_step": out[ELAPSED_STEP]}
+        first = FIRST_ENV_KEY + self._num_obs
+        for i, name in enumerate(self._info_names):
+            info[name] = out[first + i]
+        if self._same_step:
+            done = out[TERMINATED] | out[TRUNCATED]
+            final = first + len(self._info_names)
+            info["final_obs"] = self._observation(out, final)
+            info["_final_obs"] = done
+            info["final_info"] = {
+                name: out[final + self._num_obs + i] for i, name in enumerate(self._info_names)
+            }
+            info["_final_info"] = done
+        return info
+
+    def _format(self, out: tuple, *args: Any, **kwargs: Any):
+        raise NotImplementedError
+
+    def _close_pool(self) -> None:
+        self._pool.close()
+
+    def __len__(self) -> int:
+        return self._spec.config.num_envs

@@ -1,0 +1,10 @@
+"""Toy text tasks, as Gymnasium 1.4.0 registers them."""
+
+from envfleet.registry import register
+
+register("FrozenLake-v1", "FrozenLake", max_episode_steps=100, map_name="4x4")
+register("FrozenLake8x8-v1", "FrozenLake", max_episode_steps=200, map_name="8x8")
+register("Taxi-v3", "Taxi", max_episode_steps=200)
+register("CliffWalking-v1", "CliffWalking")
+register("CliffWalkingSlippery-v1", "CliffWalking", is_slippery=True)
+register("Blackjack-v1", "Blackjack", natural=False, sab=False)
