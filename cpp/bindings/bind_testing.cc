@@ -1,9 +1,9 @@
 #include <nanobind/nanobind.h>
 
-void BindNumpyRandomTesting(nanobind::module_& m);
-
 namespace envfleet {
 
-void BindTesting(nanobind::module_& m) { ::BindNumpyRandomTesting(m); }
+void BindNumpyRandomTesting(nanobind::module_& m);
+
+void BindTesting(nanobind::module_& m) { BindNumpyRandomTesting(m); }
 
 }  // namespace envfleet

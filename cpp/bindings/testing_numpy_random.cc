@@ -45,10 +45,9 @@ nb::list NumpyGeneratorDraws(uint64_t seed, nb::list program) {
 }
 
 }  // namespace
-}  // namespace envfleet
 
 void BindNumpyRandomTesting(nanobind::module_& m) {
-  m.def("numpy_generator_draws", &envfleet::NumpyGeneratorDraws, nb::arg("seed"),
+  m.def("numpy_generator_draws", &NumpyGeneratorDraws, nb::arg("seed"),
         nb::arg("program"),
         nb::sig("def numpy_generator_draws(seed: int, program: list[tuple[str, float, float]]) "
                 "-> list[int | float]"),
@@ -56,3 +55,5 @@ void BindNumpyRandomTesting(nanobind::module_& m) {
         "`program`: (kind, a, b) with kind in random, uniform(a, b), integers(a, b),\n"
         "choice_index(a), uint32, uint64. Integer kinds return int, the rest float.");
 }
+
+}  // namespace envfleet

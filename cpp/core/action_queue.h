@@ -42,7 +42,7 @@ class ActionQueue {
     tail_ = pos + 1;
   }
 
-  void Announce(int64_t n) { announced_.Post(n); }
+  void Announce(int64_t n) { announced_.Post(static_cast<int32_t>(n)); }
 
   // Workers: block until an announced item exists, then take it.
   WorkItem Take() {

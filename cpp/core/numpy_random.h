@@ -103,8 +103,8 @@ class NumpyGenerator {
     }
     uint64_t state64[4];
     for (int i = 0; i < 4; ++i) {
-      state64[i] = static_cast<uint64_t>(words[2 * i]) |
-                   (static_cast<uint64_t>(words[2 * i + 1]) << 32);
+      state64[i] =
+          static_cast<uint64_t>(words[2 * i]) | (static_cast<uint64_t>(words[2 * i + 1]) << 32);
     }
 
     // pcg64_set_seed(): word 0 is the high half of each 128-bit value.

@@ -1,15 +1,16 @@
-// A counting semaphore that spins briefly before it sleeps and makes no system call on Post
-// unless a thread is actually asleep. A step of a small env takes well under a microsecond,
-// while a futex sleep/wake round trip costs several: spinning first keeps hand-offs cheap.
-// (The design is the well-known "lightweight semaphore": the atomic count goes negative by
-// the number of sleepers, and only they need a kernel wake-up.)
+// A counting semaphore for the hot path: it spins briefly before it sleeps, and Post makes a
+// system call only when a thread is asleep.
+//
+// Unlike the classic "lightweight semaphore", a sleeping thread does not own a permit: a
+// woken thread competes for permits like everyone else. That matters here because the
+// caller steps envs itself while it waits: if it has already taken every queued item, a
+// worker that wakes late simply goes back to sleep, and the batch never waits on a futex
+// wake-up (which costs tens of microseconds on a busy VM).
 #ifndef ENVFLEET_CORE_SEMAPHORE_H_
 #define ENVFLEET_CORE_SEMAPHORE_H_
 
 #include <atomic>
-#include <climits>
 #include <cstdint>
-#include <semaphore>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -24,10 +25,12 @@ namespace envfleet {
 
 class Semaphore {
  public:
-  explicit Semaphore(int64_t initial = 0, int spin = 4000) : count_(initial), spin_(spin) {}
+  // `spin`: tries before sleeping. Short, so idle workers do not take a core away from the
+  // Python thread between steps.
+  explicit Semaphore(int32_t initial = 0, int spin = 256) : count_(initial), spin_(spin) {}
 
   bool TryWait() {
-    int64_t count = count_.load(std::memory_order_relaxed);
+    int32_t count = count_.load(std::memory_order_relaxed);
     while (count > 0) {
       if (count_.compare_exchange_weak(count, count - 1, std::memory_order_acquire,
                                        std::memory_order_relaxed)) {
@@ -38,26 +41,40 @@ class Semaphore {
   }
 
   void Wait() {
-    for (int i = 0; i < spin_; ++i) {
-      if (TryWait()) return;
-      ENVFLEET_CPU_RELAX();
+    while (true) {
+      for (int i = 0; i < spin_; ++i) {
+        if (TryWait()) return;
+        ENVFLEET_CPU_RELAX();
+      }
+      // Announce the sleep, then sleep only while the count is still zero; a Post between
+      // the two either is seen by the check or sees the sleeper (both are seq_cst).
+      sleepers_.fetch_add(1, std::memory_order_seq_cst);
+      if (!TryWait()) {
+        count_.wait(0, std::memory_order_seq_cst);
+        sleepers_.fetch_sub(1, std::memory_order_relaxed);
+        continue;
+      }
+      sleepers_.fetch_sub(1, std::memory_order_relaxed);
+      return;
     }
-    if (count_.fetch_sub(1, std::memory_order_acquire) > 0) return;
-    sleeper_.acquire();
   }
 
-  void Post(int64_t n = 1) {
+  void Post(int32_t n = 1) {
     if (n <= 0) return;
-    int64_t old = count_.fetch_add(n, std::memory_order_release);
-    int64_t sleepers = old < 0 ? -old : 0;
-    int64_t wake = sleepers < n ? sleepers : n;
-    if (wake > 0) sleeper_.release(static_cast<std::ptrdiff_t>(wake));
+    count_.fetch_add(n, std::memory_order_seq_cst);
+    if (sleepers_.load(std::memory_order_seq_cst) > 0) {
+      if (n == 1) {
+        count_.notify_one();
+      } else {
+        count_.notify_all();
+      }
+    }
   }
 
  private:
-  std::atomic<int64_t> count_;
+  alignas(64) std::atomic<int32_t> count_;
+  alignas(64) std::atomic<int32_t> sleepers_{0};
   int spin_;
-  std::counting_semaphore<INT_MAX> sleeper_{0};
 };
 
 }  // namespace envfleet

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 #include <vector>
 
