@@ -4,6 +4,7 @@ A drop-in for EnvPool's documented interface (``import envfleet as envpool``) wh
 Gymnasium front end is a real ``gymnasium.vector.VectorEnv``.
 """
 
+from envfleet import envs as _builtin_envs  # noqa: E402,F401  (registers the task ids)
 from envfleet._core import EnvError
 from envfleet.dm import DmEnvPool
 from envfleet.gym_env import GymEnvPool
@@ -11,8 +12,6 @@ from envfleet.gymnasium_env import GymnasiumEnvPool
 from envfleet.make import make, make_dm, make_gym, make_gymnasium
 from envfleet.registry import list_all_envs, make_spec, register
 from envfleet.spec import AutoresetMode, EnvSpec
-
-from envfleet import envs as _builtin_envs  # noqa: E402,F401  (registers the task ids)
 
 __version__ = "0.1.0"
 

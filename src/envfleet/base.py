@@ -98,8 +98,7 @@ class PoolBase:
         kind = array.dtype.kind
         if self._action_discrete and kind not in "iu":
             raise TypeError(
-                f"action must hold integers for {self._spec.action_space}, "
-                f"got dtype {array.dtype}"
+                f"action must hold integers for {self._spec.action_space}, got dtype {array.dtype}"
             )
         if not self._action_discrete and kind not in "fiu":
             raise TypeError(

@@ -14,8 +14,15 @@ from typing import Any
 import dm_env
 import numpy as np
 
-from envfleet.base import ELAPSED_STEP, ENV_ID, FIRST_ENV_KEY, REWARD, TERMINATED, TRUNCATED
-from envfleet.base import PoolBase
+from envfleet.base import (
+    ELAPSED_STEP,
+    ENV_ID,
+    FIRST_ENV_KEY,
+    REWARD,
+    TERMINATED,
+    TRUNCATED,
+    PoolBase,
+)
 from envfleet.spec import EnvSpec
 
 

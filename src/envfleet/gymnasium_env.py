@@ -105,9 +105,7 @@ class GymnasiumEnvPool(PoolBase, VectorEnv):
         else:
             seeds = [int(s) for s in seed]
             if len(seeds) != len(ids):
-                raise ValueError(
-                    f"seed has {len(seeds)} entries for {len(ids)} envs being reset"
-                )
+                raise ValueError(f"seed has {len(seeds)} entries for {len(ids)} envs being reset")
         self._pool.reseed(np.ascontiguousarray(ids, dtype=np.int32), seeds)
 
     def _merge_with_last(self, obs: Any, env_id: np.ndarray) -> Any:

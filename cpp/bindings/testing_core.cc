@@ -1,0 +1,103 @@
+// Test-only bindings of the core's concurrency primitives, so the Python suite can stress
+// them directly (many threads, many items) without going through an environment.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/vector.h>
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "core/action_queue.h"
+#include "core/semaphore.h"
+
+namespace nb = nanobind;
+
+namespace envfleet {
+namespace {
+
+// One producer pushes `num_items` items in bursts of `burst` (announcing all but `reserve`
+// of each burst, which the producer takes itself, as recv() does); `num_consumers` threads
+// take the announced ones. Returns how many times each item was taken.
+std::vector<int> ActionQueueStress(int num_consumers, int num_items, int burst, int reserve) {
+  std::vector<std::atomic<int>> taken(static_cast<size_t>(num_items));
+  ActionQueue queue(static_cast<size_t>(burst + num_consumers + 1));
+  std::atomic<int> done{0};
+  {
+    nb::gil_scoped_release release;
+    std::vector<std::thread> consumers;
+    for (int c = 0; c < num_consumers; ++c) {
+      consumers.emplace_back([&] {
+        while (true) {
+          WorkItem item = queue.Take();
+          if (item.env_id < 0) return;
+          taken[static_cast<size_t>(item.env_id)].fetch_add(1);
+          done.fetch_add(1);
+        }
+      });
+    }
+    for (int start = 0; start < num_items; start += burst) {
+      const int count = std::min(burst, num_items - start);
+      const int mine = std::min(reserve, count);
+      for (int i = 0; i < count; ++i) queue.Push({start + i, false, -1});
+      queue.Announce(count - mine);
+      for (int i = 0; i < mine; ++i) {
+        WorkItem item = queue.TakeUnannounced();
+        taken[static_cast<size_t>(item.env_id)].fetch_add(1);
+        done.fetch_add(1);
+      }
+      // Like the pool, never have more than one burst outstanding.
+      while (done.load() < start + count) {
+        WorkItem item;
+        if (queue.TryTake(&item)) {
+          taken[static_cast<size_t>(item.env_id)].fetch_add(1);
+          done.fetch_add(1);
+        }
+      }
+    }
+    for (int c = 0; c < num_consumers; ++c) queue.Push({-1, false, -1});
+    queue.Announce(num_consumers);
+    for (auto& t : consumers) t.join();
+  }
+  std::vector<int> out;
+  for (auto& t : taken) out.push_back(t.load());
+  return out;
+}
+
+// `num_threads` threads each Wait() `per_thread` times while the caller posts the total in
+// chunks of `chunk`. Returns the permits left afterwards (0 when accounting is exact).
+int SemaphoreStress(int num_threads, int per_thread, int chunk) {
+  Semaphore sem(0);
+  std::atomic<int> acquired{0};
+  {
+    nb::gil_scoped_release release;
+    std::vector<std::thread> threads;
+    for (int t = 0; t < num_threads; ++t) {
+      threads.emplace_back([&] {
+        for (int i = 0; i < per_thread; ++i) {
+          sem.Wait();
+          acquired.fetch_add(1);
+        }
+      });
+    }
+    int total = num_threads * per_thread;
+    for (int posted = 0; posted < total; posted += chunk) {
+      sem.Post(std::min(chunk, total - posted));
+      if ((posted / chunk) % 7 == 0) std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+    for (auto& t : threads) t.join();
+  }
+  int left = 0;
+  while (sem.TryWait()) ++left;
+  return left + (acquired.load() - num_threads * per_thread);
+}
+
+}  // namespace
+
+void BindCoreTesting(nb::module_& m) {
+  m.def("action_queue_stress", &ActionQueueStress, nb::arg("num_consumers"),
+        nb::arg("num_items"), nb::arg("burst"), nb::arg("reserve"));
+  m.def("semaphore_stress", &SemaphoreStress, nb::arg("num_threads"), nb::arg("per_thread"),
+        nb::arg("chunk"));
+}
+
+}  // namespace envfleet

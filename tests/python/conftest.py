@@ -1,0 +1,93 @@
+"""Shared helpers for envfleet's Python tests.
+
+``run_isolated`` runs a snippet in a fresh interpreter, so that a segfault, an abort or a
+hang in the C++ core fails one test instead of taking the whole run down with it. Use it for
+anything that could crash the process (misuse paths, error paths, use after close).
+
+A watchdog (``faulthandler.dump_traceback_later``) also guards every in-process test: a test
+that hangs for ``ENVFLEET_TEST_WATCHDOG`` seconds (default 300) dumps every thread's stack and
+ends the run, rather than hanging CI forever. It is a safety net, not a timing assertion.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import envfleet
+
+# The directory that holds the `envfleet` package this interpreter imported: the child
+# interpreters must import the very same build.
+_PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(envfleet.__file__)))
+_WATCHDOG_S = float(os.environ.get("ENVFLEET_TEST_WATCHDOG", "300"))
+
+
+def run_isolated(code: str, timeout: float = 60) -> tuple[int, str, str]:
+    """Runs ``code`` (dedented) in a fresh ``sys.executable``; returns (returncode, stdout, stderr).
+
+    PYTHONPATH is inherited, with the directory of the imported ``envfleet`` put first. A
+    snippet that runs past ``timeout`` seconds is killed and the calling test fails with a
+    message saying it hung, plus whatever it printed.
+    """
+    env = dict(os.environ)
+    paths = [_PACKAGE_ROOT] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    env["PYTHONPATH"] = os.pathsep.join(paths)
+    env["PYTHONFAULTHANDLER"] = "1"  # a crash prints the Python stack to stderr
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-c", textwrap.dedent(code)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=env,
+        )
+    except subprocess.TimeoutExpired as exc:
+        out = exc.stdout.decode() if isinstance(exc.stdout, bytes) else exc.stdout or ""
+        err = exc.stderr.decode() if isinstance(exc.stderr, bytes) else exc.stderr or ""
+        pytest.fail(
+            f"isolated snippet hung: no exit within {timeout} s (killed)\n"
+            f"--- stdout ---\n{out[-4000:]}\n--- stderr ---\n{err[-4000:]}",
+            pytrace=False,
+        )
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def describe(returncode: int, stdout: str, stderr: str) -> str:
+    """A readable account of an isolated run, for assertion messages."""
+    how = f"signal {-returncode}" if returncode < 0 else f"exit code {returncode}"
+    return f"{how}\n--- stdout ---\n{stdout[-4000:]}\n--- stderr ---\n{stderr[-4000:]}"
+
+
+def assert_isolated_ok(code: str, timeout: float = 60) -> str:
+    """Runs ``code`` isolated and requires a clean exit; returns its stdout."""
+    rc, out, err = run_isolated(code, timeout)
+    assert rc == 0, "isolated snippet failed: " + describe(rc, out, err)
+    return out
+
+
+@pytest.fixture(autouse=True)
+def _hang_watchdog():
+    faulthandler.dump_traceback_later(_WATCHDOG_S, exit=True)
+    yield
+    faulthandler.cancel_dump_traceback_later()
+
+
+@pytest.fixture
+def counting():
+    """``counting(**kwargs)`` makes a Counting-v0 Gymnasium pool and closes it after the test."""
+    pools = []
+
+    def make(**kwargs):
+        kwargs.setdefault("episode_length", 3)
+        pool = envfleet.make("Counting-v0", **kwargs)
+        pools.append(pool)
+        return pool
+
+    yield make
+    for pool in pools:
+        pool.close()
