@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import collections
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 import numpy as np
@@ -19,7 +19,7 @@ from gymnasium import spaces
 from envfleet import _core
 
 
-class AutoresetMode(str, Enum):
+class AutoresetMode(StrEnum):
     """What a step does once an env's episode has ended (Gymnasium 1.x names).
 
     NEXT_STEP (default, EnvPool's behaviour): the following step resets the env, ignores its

@@ -10,8 +10,9 @@ import random
 
 import numpy as np
 import pytest
-from envfleet._core import _testing
 from gymnasium.utils import seeding
+
+from envfleet._core import _testing
 
 draws = _testing.numpy_generator_draws
 
