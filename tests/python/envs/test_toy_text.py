@@ -184,13 +184,14 @@ def test_registration_matches_gymnasium(task_id):
 def test_spaces_match_gymnasium(task_id):
     spec = envfleet.make_spec(task_id)
     ref = gym.make(task_id)
+    ours = envfleet.make(task_id, num_envs=NUM_ENVS)
     try:
         assert spec.observation_space == ref.observation_space
         assert spec.action_space == ref.action_space
-        with envfleet.make(task_id, num_envs=NUM_ENVS) as ours:
-            assert ours.single_observation_space == ref.observation_space
-            assert ours.single_action_space == ref.action_space
+        assert ours.single_observation_space == ref.observation_space
+        assert ours.single_action_space == ref.action_space
     finally:
+        ours.close()
         ref.close()
 
 
