@@ -2,6 +2,7 @@
 // zero-copy NumPy arrays over the delivered output block.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #define PY_ARRAY_UNIQUE_SYMBOL envfleet_ARRAY_API
@@ -79,6 +80,13 @@ nb::object ConfigValueToPython(const ConfigValue& value) {
   return std::visit([](const auto& v) -> nb::object { return nb::cast(v); }, value);
 }
 
+// The kind of an option, so Python can check and convert values (an empty default list
+// alone would not say what it holds).
+const char* ConfigKind(const ConfigValue& value) {
+  const char* kinds[] = {"bool", "int", "float", "str", "list[str]", "list[float]"};
+  return kinds[value.index()];
+}
+
 // Converts Python option values to the kinds the env's defaults have. The Python layer has
 // already checked names and coerced kinds with readable messages; this is the last guard.
 Config ToConfig(const Config& defaults, const nb::dict& options) {
@@ -95,6 +103,8 @@ Config ToConfig(const Config& defaults, const nb::dict& options) {
       config.Set(name, nb::cast<double>(value));
     } else if (std::holds_alternative<std::string>(kind)) {
       config.Set(name, nb::cast<std::string>(value));
+    } else if (std::holds_alternative<std::vector<double>>(kind)) {
+      config.Set(name, nb::cast<std::vector<double>>(value));
     } else {
       config.Set(name, nb::cast<std::vector<std::string>>(value));
     }
@@ -439,12 +449,12 @@ void BindPool(nb::module_& m) {
     for (const auto& [name, type] : EnvTypes()) {
       nb::dict defaults;
       for (const auto& [key, value] : type.defaults.values()) {
-        defaults[key.c_str()] = ConfigValueToPython(value);
+        defaults[key.c_str()] = nb::make_tuple(ConfigKind(value), ConfigValueToPython(value));
       }
       types[name.c_str()] = defaults;
     }
     return types;
-  }, "Every env type the core can build, with its default options.");
+  }, "Every env type the core can build: {type: {option: (kind, default)}}.");
 
   m.def("env_spec", [](const std::string& type_name, const nb::dict& options) {
     const EnvType& type = FindType(type_name);

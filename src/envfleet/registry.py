@@ -107,48 +107,53 @@ def _check_env_options(task_id: str, env_type: str, options: dict[str, Any]) -> 
 
 
 def _coerce_env_options(env_type: str, options: dict[str, Any]) -> dict[str, Any]:
-    defaults = _core.env_types()[env_type]
-    out = {}
-    for name, value in options.items():
-        default = defaults[name]
-        out[name] = _coerce(name, value, default)
-    return out
+    kinds = _core.env_types()[env_type]
+    return {name: _coerce(name, value, kinds[name][0]) for name, value in options.items()}
 
 
-def _coerce(name: str, value: Any, default: Any) -> Any:
+def _coerce(name: str, value: Any, kind: str) -> Any:
+    """Checks an env option's value against its kind and converts it for the core."""
+
     def fail(expected: str):
         raise TypeError(f"option {name!r} must be {expected}, got {value!r}")
 
-    if isinstance(default, bool):
-        if not isinstance(value, bool | np.bool_):
+    def is_bool(v: Any) -> bool:
+        return isinstance(v, bool | np.bool_)
+
+    if kind == "bool":
+        if not is_bool(value):
             fail("a bool")
         return bool(value)
-    if isinstance(default, int):
-        if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
+    if kind == "int":
+        if is_bool(value) or not isinstance(value, numbers.Integral):
             fail("an int")
         return int(value)
-    if isinstance(default, float):
-        if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+    if kind == "float":
+        if is_bool(value) or not isinstance(value, numbers.Real):
             fail("a number")
         return float(value)
-    if isinstance(default, str):
+    if kind == "str":
+        if value is None:  # Gymnasium's None ("not given") is the empty string in the core
+            return ""
         if not isinstance(value, str):
-            fail("a str")
+            fail("a str or None")
         return value
-    if isinstance(default, list):
-        if value is None:
-            return []
-        if isinstance(value, str) or not isinstance(value, Sequence):
-            fail("a list of str")
-        rows = []
-        for row in value:
-            if isinstance(row, bytes | bytearray | np.bytes_):
-                row = bytes(row).decode()
-            elif not isinstance(row, str):
-                row = "".join(c.decode() if isinstance(c, bytes) else str(c) for c in row)
-            rows.append(row)
-        return rows
-    return value
+    if value is None:
+        return []
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence | np.ndarray):
+        fail(f"a sequence ({kind})")
+    if kind == "list[float]":
+        if any(is_bool(v) or not isinstance(v, numbers.Real) for v in value):
+            fail("a sequence of numbers")
+        return [float(v) for v in value]
+    rows = []  # list[str]: rows of a map, given as str, bytes or sequences of characters
+    for row in value:
+        if isinstance(row, bytes | bytearray | np.bytes_):
+            row = bytes(row).decode()
+        elif not isinstance(row, str):
+            row = "".join(c.decode() if isinstance(c, bytes) else str(c) for c in row)
+        rows.append(row)
+    return rows
 
 
 def _int_arg(name: str, value: Any, minimum: int, maximum: int | None = None) -> int:

@@ -5,11 +5,10 @@
 //
 // Options (names and defaults as FrozenLakeEnv.__init__):
 //   desc            list of strings; empty means None (use map_name)
-//   map_name        "4x4" or "8x8"; "" means None: with desc also None a random 8x8 map is made
+//   map_name        "4x4" or "8x8"; "" stands for None: with desc also None, a random 8x8 map
 //   is_slippery     true
 //   success_rate    1/3, probability of the intended move when slippery
-//   reward_schedule ("1", "0", "0"): rewards for reaching Goal, Hole, Frozen (incl. Start), as
-//                   decimal strings (our Config has no numeric lists; any parseable number)
+//   reward_schedule (1, 0, 0): rewards for reaching Goal, Hole, Frozen (incl. Start).
 // Gymnasium's random map is generate_random_map() with seed=None, i.e. OS entropy. Ours is
 // generate_random_map(size=8, p=0.8, seed=<this env's seed>), reproduced bit for bit, so the
 // maps are reproducible and each env of a pool gets its own, as each Gymnasium env would.
@@ -121,19 +120,10 @@ inline std::vector<std::string> ResolveMap(const Config& config, uint64_t seed) 
   return desc;
 }
 
-inline std::vector<double> ParseRewardSchedule(const Config& config) {
-  const auto& text = config.Get<std::vector<std::string>>("reward_schedule");
-  if (text.size() < 3) {
+inline std::vector<double> RewardSchedule(const Config& config) {
+  const auto& values = config.Get<std::vector<double>>("reward_schedule");
+  if (values.size() < 3) {
     throw std::invalid_argument("FrozenLake: reward_schedule needs 3 values (goal, hole, frozen)");
-  }
-  std::vector<double> values;
-  for (const std::string& s : text) {
-    char* end = nullptr;
-    const double v = std::strtod(s.c_str(), &end);
-    if (s.empty() || *end != '\0') {
-      throw std::invalid_argument("FrozenLake: reward_schedule entry '" + s + "' is not a number");
-    }
-    values.push_back(v);
   }
   return values;
 }
@@ -147,13 +137,13 @@ class FrozenLakeEnv : public Env {
             {"map_name", std::string("4x4")},
             {"is_slippery", true},
             {"success_rate", 1.0 / 3.0},
-            {"reward_schedule", std::vector<std::string>{"1", "0", "0"}}};
+            {"reward_schedule", std::vector<double>{1.0, 0.0, 0.0}}};
   }
 
   static EnvSpec Spec(const Config& config) {
     // The random map is always 8x8; its contents do not change the spec.
     const auto desc = frozen_lake_internal::ResolveMap(config, 0);
-    const auto rewards = frozen_lake_internal::ParseRewardSchedule(config);
+    const auto rewards = frozen_lake_internal::RewardSchedule(config);
     EnvSpec spec;
     spec.obs = {Discrete("obs", static_cast<int64_t>(desc.size() * desc.front().size()))};
     spec.info = {Box("prob", DType::kFloat64, {}, {0.0}, {1.0})};
@@ -167,7 +157,7 @@ class FrozenLakeEnv : public Env {
 
   FrozenLakeEnv(const Config& config, uint64_t seed) : Env(seed) {
     const auto desc = frozen_lake_internal::ResolveMap(config, seed);
-    const auto rewards = frozen_lake_internal::ParseRewardSchedule(config);
+    const auto rewards = frozen_lake_internal::RewardSchedule(config);
     const bool is_slippery = config.Get<bool>("is_slippery");
     const double success_rate = config.Get<double>("success_rate");
     const double fail_rate = (1.0 - success_rate) / 2.0;
