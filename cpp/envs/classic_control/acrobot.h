@@ -31,8 +31,6 @@ class AcrobotEnv : public Env {
                     {1.0, 1.0, 1.0, 1.0, v1, v2})};
     spec.action = Discrete("action", 3);
     spec.max_episode_steps = 500;
-    spec.reward_low = -1.0;
-    spec.reward_high = 0.0;
     return spec;
   }
 
@@ -125,8 +123,7 @@ class AcrobotEnv : public Env {
     const double cos_theta2 = std::cos(theta2);
     const double sin_theta2 = std::sin(theta2);
 
-    const double d1 =
-        m1 * lc1_sq + m2 * (l1_sq + lc2_sq + 2 * l1 * lc2 * cos_theta2) + I1 + I2;
+    const double d1 = m1 * lc1_sq + m2 * (l1_sq + lc2_sq + 2 * l1 * lc2 * cos_theta2) + I1 + I2;
     const double d2 = m2 * (lc2_sq + l1 * lc2 * cos_theta2) + I2;
     const double phi2 = m2 * lc2 * g * std::cos(theta1 + theta2 - M_PI / 2.0);
     const double phi1 = -m2 * l1 * lc2 * NpPow(dtheta2, 2) * sin_theta2 -

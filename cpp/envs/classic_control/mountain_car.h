@@ -25,8 +25,6 @@ class MountainCarEnv : public Env {
     spec.obs = {Box("obs", DType::kFloat32, {2}, {pos_low, -speed}, {pos_high, speed})};
     spec.action = Discrete("action", 3);
     spec.max_episode_steps = 200;
-    spec.reward_low = -1.0;
-    spec.reward_high = -1.0;
     return spec;
   }
 

@@ -50,8 +50,8 @@ class PendulumEnv : public Env {
 
     // costs = angle_normalize(th) ** 2 + 0.1 * thdot**2 + 0.001 * (u**2)
     const float u_cost = static_cast<float>(0.001) * NpPowF(u, 2.0f);
-    const double costs = NpPow(AngleNormalize(th), 2.0) + 0.1 * NpPow(thdot, 2.0) +
-                         static_cast<double>(u_cost);
+    const double costs =
+        NpPow(AngleNormalize(th), 2.0) + 0.1 * NpPow(thdot, 2.0) + static_cast<double>(u_cost);
 
     // newthdot = thdot + (3 * g / (2 * l) * np.sin(th) + 3.0 / (m * l**2) * u) * dt
     const float u_term = static_cast<float>(3.0 / (kM * (kL * kL))) * u;

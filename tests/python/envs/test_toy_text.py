@@ -14,8 +14,8 @@ has just checked equals ours.
 
 from __future__ import annotations
 
-import numpy as np
 import gymnasium as gym
+import numpy as np
 import pytest
 from gymnasium.envs.toy_text.frozen_lake import generate_random_map
 
