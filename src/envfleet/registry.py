@@ -86,10 +86,10 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
             f"does not include; built types: {sorted(_core.env_types())}"
         )
     pool_kwargs = {k: kwargs.pop(k) for k in list(kwargs) if k in POOL_OPTIONS}
-    env_options = dict(reg.options)
-    env_options.update(kwargs)
     _check_env_options(task_id, reg.env_type, kwargs)
-    env_options = _coerce_env_options(reg.env_type, env_options)
+    # Every option of the env, resolved: its defaults, the task's, then the caller's.
+    env_options = {name: default for name, (_, default) in _core.env_types()[reg.env_type].items()}
+    env_options.update(_coerce_env_options(reg.env_type, {**reg.options, **kwargs}))
     spec_dict = core_spec(reg.env_type, env_options)
     config = _pool_config(reg, spec_dict, env_options, **pool_kwargs)
     return EnvSpec(config, reg.env_type, spec_dict)

@@ -213,8 +213,7 @@ def test_options_match_constructor(task_id: str):
         if p.name not in ("self", "render_mode")
     }
     # The core's option table: name -> default, or name -> (kind, default).
-    table = envfleet._core.env_types()[envfleet.make_spec(task_id).env_type]
-    defaults = {k: v[-1] if isinstance(v, tuple) else v for k, v in table.items()}
+    defaults = envfleet.make_spec(task_id).config.env_options
     assert set(defaults) == set(params)
     for option, default in params.items():
         assert defaults[option] == default, option
