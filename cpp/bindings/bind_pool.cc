@@ -87,6 +87,8 @@ const char* ConfigKind(const ConfigValue& value) {
   return kinds[value.index()];
 }
 
+}  // namespace
+
 // Converts Python option values to the kinds the env's defaults have. The Python layer has
 // already checked names and coerced kinds with readable messages; this is the last guard.
 Config ToConfig(const Config& defaults, const nb::dict& options) {
@@ -118,6 +120,8 @@ const EnvType& FindType(const std::string& name) {
   if (it == types.end()) throw nb::value_error(("unknown env type '" + name + "'").c_str());
   return it->second;
 }
+
+namespace {
 
 nb::dict SpecToDict(const EnvSpec& spec) {
   nb::dict d;
