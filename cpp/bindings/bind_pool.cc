@@ -192,6 +192,7 @@ class PyPool {
   nb::object Step(nb::handle action, nb::handle env_id) {
     CheckOpen();
     Ids ids = CheckIds(env_id, action, /*reset=*/false);
+    CheckFillable("step()", ids.count);
     CopyActions(action, ids);
     pool_->Enqueue(ids.data, ids.count, /*reset=*/false, /*seal=*/true, Reserve(ids.count));
     return WaitAndDeliver();
@@ -200,6 +201,7 @@ class PyPool {
   nb::object Reset(nb::handle env_id) {
     CheckOpen();
     Ids ids = CheckIds(env_id, nb::none(), /*reset=*/true);
+    CheckFillable("reset()", ids.count);
     pool_->Enqueue(ids.data, ids.count, /*reset=*/true, /*seal=*/true, Reserve(ids.count));
     return WaitAndDeliver();
   }
@@ -250,6 +252,17 @@ class PyPool {
     }
   }
 
+  void CheckFillable(const char* call, size_t count) const {
+    if (!pool_->CanFillHead(count)) {
+      throw nb::value_error(
+          (std::string(call) + " would wait forever: the next batch needs " +
+           std::to_string(pool_->HeadNeeds()) + " results but only " +
+           std::to_string(pool_->pending() + static_cast<int64_t>(count)) +
+           " envs would have actions in flight; send() more or recv() first")
+              .c_str());
+    }
+  }
+
   // The caller steps about its fair share itself rather than hand everything to the workers:
   // with one env this removes the thread hand-off entirely.
   int64_t Reserve(size_t count) const {
@@ -262,9 +275,38 @@ class PyPool {
       nb::gil_scoped_release release;
       pool_->Wait();
     }
-    Block* block = pool_->Deliver();  // may throw EnvError; the block is then recycled
+    Block* block = pool_->Deliver();
+    if (block->failed.load(std::memory_order_acquire)) RaiseEnvError(block);
+    pool_->arena()->AddRef();
     return Wrap(block);
   }
+
+  // Raises envfleet.EnvError for a batch in which an env threw. The batch's results are
+  // dropped, and its envs are idle again: err.env_ids lists them all, so an async loop can
+  // send them new actions; the env that failed starts a new episode on its next step.
+  [[noreturn]] void RaiseEnvError(Block* block) {
+    const BlockLayout& layout = pool_->layout();
+    const int64_t first = block->first_row;
+    npy_intp rows = static_cast<npy_intp>(layout.batch_size - first);
+    nb::object ids = nb::steal(PyArray_SimpleNew(1, &rows, NPY_INT32));
+    if (!ids.is_valid()) throw nb::python_error();
+    std::memcpy(PyArray_DATA(reinterpret_cast<PyArrayObject*>(ids.ptr())),
+                block->key_bases[kEnvId] + first * sizeof(int32_t), rows * sizeof(int32_t));
+    const int32_t failed = block->failed_env;
+    const std::string message = "env " + std::to_string(failed) + " raised: " + block->error;
+    pool_->Discard(block);
+    nb::object error = nb::steal(PyObject_CallFunction(env_error_type, "s", message.c_str()));
+    if (!error.is_valid()) throw nb::python_error();
+    nb::setattr(error, "env_id", nb::int_(failed));
+    nb::setattr(error, "env_ids", ids);
+    PyErr_SetObject(env_error_type, error.ptr());
+    throw nb::python_error();
+  }
+
+ public:
+  static inline PyObject* env_error_type = nullptr;
+
+ private:
 
   nb::object Wrap(Block* block) {
     PyObject* capsule = PyCapsule_New(block, "envfleet.block", ReleaseBlockLease);
@@ -446,7 +488,15 @@ class PyPool {
 void BindPool(nb::module_& m) {
   if (_import_array() < 0) throw nb::python_error();
 
-  nb::exception<EnvError>(m, "EnvError", PyExc_RuntimeError);
+  // Raised from recv()/step()/reset() when an env threw: .env_id is the env that failed,
+  // .env_ids every env whose result was in the dropped batch (all waiting for an action).
+  PyPool::env_error_type = PyErr_NewExceptionWithDoc(
+      "envfleet._core.EnvError",
+      "An environment raised while stepping. env_id: the env that failed; env_ids: every env\n"
+      "whose result was in the dropped batch (all now waiting for an action).",
+      PyExc_RuntimeError, nullptr);
+  if (PyPool::env_error_type == nullptr) throw nb::python_error();
+  m.attr("EnvError") = nb::handle(PyPool::env_error_type);
 
   m.def("env_types", [] {
     nb::dict types;

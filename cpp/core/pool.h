@@ -22,7 +22,6 @@
 #include <cstring>
 #include <functional>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -47,18 +46,6 @@ struct PoolOptions {
 };
 
 using EnvFactory = std::function<std::unique_ptr<Env>(const Config& config, uint64_t seed)>;
-
-// Raised from recv() when an env threw while producing the block.
-class EnvError : public std::runtime_error {
- public:
-  EnvError(int32_t env_id, const std::string& what)
-      : std::runtime_error("env " + std::to_string(env_id) + " raised: " + what),
-        env_id_(env_id) {}
-  int32_t env_id() const { return env_id_; }
-
- private:
-  int32_t env_id_;
-};
 
 // Indices of the keys every block starts with; the env's own keys follow.
 enum CommonKey : size_t { kReward, kTerminated, kTruncated, kEnvId, kElapsedStep, kNumCommon };
@@ -118,6 +105,12 @@ class Pool {
     return options_.batch_size - Head()->first_row;
   }
 
+  // Whether a step/reset of `count` more envs can complete the head block (with nothing in
+  // flight it is sealed to exactly those envs, so it always can).
+  bool CanFillHead(size_t count) const {
+    return pending_ == 0 || pending_ + static_cast<int64_t>(count) >= HeadNeeds();
+  }
+
   // Queues envs whose actions are already in their action slots. `seal` (only allowed with
   // nothing in flight) makes the head block hold exactly these results, so a partial
   // step/reset returns a batch of just those envs. `reserve` items are left unannounced for
@@ -167,8 +160,8 @@ class Pool {
   // ---- Python thread (GIL held) ----------------------------------------------------------
 
   // Takes the completed head block out of the ring, marks its envs idle and replaces it with
-  // a fresh block. The caller owns one lease on the returned block (see BlockArena::EndLease).
-  // Throws EnvError (the block recycled) if an env failed while producing it.
+  // a fresh block. The caller then either leases the block to Python (arena()->AddRef(), and
+  // BlockArena::EndLease when the last array dies) or, if block->failed, Discard()s it.
   Block* Deliver() {
     std::atomic<Block*>& slot = ring_[head_ % ring_size_];
     Block* block = slot.load(std::memory_order_relaxed);
@@ -181,14 +174,11 @@ class Pool {
       envs_[ids[row]].in_flight = false;
     }
     pending_ -= options_.batch_size - block->first_row;
-    if (block->failed.load(std::memory_order_acquire)) {
-      EnvError error(block->failed_env, block->error);
-      arena_->Recycle(block);
-      throw error;
-    }
-    arena_->AddRef();
     return block;
   }
+
+  // Returns a delivered block whose results are dropped (an env failed producing it).
+  void Discard(Block* block) { arena_->Recycle(block); }
 
   // Stops the workers after they finish what is queued. Idempotent.
   void Close() {

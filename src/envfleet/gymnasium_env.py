@@ -10,6 +10,8 @@ front end (``envfleet.make_gym``) keeps EnvPool's meaning.
 
 from __future__ import annotations
 
+import numbers
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -58,20 +60,16 @@ class GymnasiumEnvPool(PoolBase, VectorEnv):
 
         ``seed`` re-seeds them as Gymnasium does (an int s gives env i the seed s + i).
         ``options={"reset_mask": mask}`` resets the envs where mask is True and, as
-        Gymnasium's vector envs do, returns the whole batch with the other envs' last
-        observations (sync mode only).
+        Gymnasium's vector envs do, returns the whole batch: the other envs keep their last
+        observations, and each info array has a ``_key`` mask of the rows that were reset
+        (sync mode only).
         """
         mask = None
         if options:
             unknown = set(options) - {"reset_mask"}
             if unknown:
                 raise ValueError(f"unknown reset options {sorted(unknown)}; only 'reset_mask'")
-            mask = np.asarray(options["reset_mask"])
-            if mask.dtype != np.bool_ or mask.shape != (self.num_envs,):
-                raise ValueError(
-                    f"reset_mask must be a bool array of shape ({self.num_envs},), "
-                    f"got {mask.dtype} {mask.shape}"
-                )
+            mask = self._check_reset_mask(options["reset_mask"])
             if env_id is not None:
                 raise ValueError("give either env_id or options['reset_mask'], not both")
             env_id = np.flatnonzero(mask).astype(np.int32)
@@ -79,9 +77,10 @@ class GymnasiumEnvPool(PoolBase, VectorEnv):
             self._reseed(seed, env_id)
         out = self._pool.reset(env_id)
         obs, info = self._observation(out), self._info(out)
-        if mask is not None and not mask.all():
-            obs = self._merge_with_last(obs, env_id)
-        self._last_obs = obs
+        self._remember(obs, info["env_id"], full_in_order=env_id is None)
+        if mask is not None:
+            obs = self._copy(self._last_obs)
+            info = self._masked_info(info, mask)
         return obs, info
 
     def step(self, actions: Any, env_id: Any = None):
@@ -91,39 +90,94 @@ class GymnasiumEnvPool(PoolBase, VectorEnv):
         env of each row (in async mode the first ``batch_size`` envs to finish).
         """
         actions, env_id = self._split_action(actions, env_id)
-        return self._format(self._pool.step(self._action_array(actions), env_id))
+        out = self._pool.step(self._action_array(actions), env_id)
+        return self._format(out, full_in_order=env_id is None)
 
-    def _format(self, out: tuple):
-        obs = self._observation(out)
-        self._last_obs = obs
-        return obs, out[REWARD], out[TERMINATED], out[TRUNCATED], self._info(out)
+    def _format(self, out: tuple, full_in_order: bool = False):
+        obs, info = self._observation(out), self._info(out)
+        self._remember(obs, info["env_id"], full_in_order)
+        return obs, out[REWARD], out[TERMINATED], out[TRUNCATED], info
+
+    # ---- reset_mask support ---------------------------------------------------------------
+
+    def _check_reset_mask(self, mask: Any) -> np.ndarray:
+        # The checks and messages of Gymnasium's SyncVectorEnv.reset.
+        if not isinstance(mask, np.ndarray):
+            raise TypeError(f"options['reset_mask'] must be a numpy array, got {type(mask)}")
+        if mask.shape != (self.num_envs,):
+            raise ValueError(
+                f"options['reset_mask'] must have shape ({self.num_envs},), got {mask.shape}"
+            )
+        if mask.dtype != np.bool_:
+            raise TypeError(f"options['reset_mask'] must have dtype bool, got {mask.dtype}")
+        if not mask.any():
+            raise ValueError("options['reset_mask'] must contain at least one True value")
+        if self.is_async:
+            raise ValueError("options['reset_mask'] needs sync mode (batch_size == num_envs)")
+        return mask
+
+    def _remember(self, obs: Any, env_ids: np.ndarray, full_in_order: bool) -> None:
+        """Keeps every env's latest observation, for reset_mask (sync mode only).
+
+        A full batch in env order is kept by reference (no copy on the hot path); a partial
+        or reordered batch is scattered into a copy of the previous one.
+        """
+        if self.is_async:
+            return
+        if full_in_order or self._last_obs is None:
+            if full_in_order:
+                self._last_obs = obs
+            return
+        last = self._copy(self._last_obs)
+        if isinstance(obs, tuple):
+            for full, part in zip(last, obs, strict=True):
+                full[env_ids] = part
+        elif isinstance(obs, dict):
+            for key, part in obs.items():
+                last[key][env_ids] = part
+        else:
+            last[env_ids] = obs
+        self._last_obs = last
+
+    @staticmethod
+    def _copy(obs: Any) -> Any:
+        if isinstance(obs, tuple):
+            return tuple(np.array(a, copy=True) for a in obs)
+        if isinstance(obs, dict):
+            return {k: np.array(v, copy=True) for k, v in obs.items()}
+        return np.array(obs, copy=True)
+
+    def _masked_info(self, info: dict[str, Any], mask: np.ndarray) -> dict[str, Any]:
+        """Spreads the reset envs' info over num_envs rows, with Gymnasium's _key masks."""
+        rows = info["env_id"]
+        full: dict[str, Any] = {}
+        for key, value in info.items():
+            spread = np.zeros((self.num_envs, *value.shape[1:]), dtype=value.dtype)
+            spread[rows] = value
+            full[key] = spread
+            full[f"_{key}"] = mask.copy()
+        full["env_id"] = np.arange(self.num_envs, dtype=np.int32)
+        return full
 
     def _reseed(self, seed: Any, env_id: Any) -> None:
         ids = self._all_env_ids if env_id is None else np.asarray(env_id).reshape(-1)
-        if isinstance(seed, int | np.integer) and not isinstance(seed, bool):
+        if isinstance(seed, numbers.Integral) and not isinstance(seed, bool | np.bool_):
+            if seed < 0:
+                raise ValueError(f"seed must be >= 0, got {seed}")
             seeds = [int(seed) + int(i) for i in ids]
-        else:
-            seeds = [int(s) for s in seed]
+        elif isinstance(seed, Sequence | np.ndarray) and not isinstance(seed, str | bytes):
+            seeds = list(seed)
             if len(seeds) != len(ids):
                 raise ValueError(f"seed has {len(seeds)} entries for {len(ids)} envs being reset")
+            for i, s in enumerate(seeds):
+                if isinstance(s, bool | np.bool_) or not isinstance(s, numbers.Integral) or s < 0:
+                    raise ValueError(f"seed[{i}] must be an int >= 0, got {s!r}")
+            seeds = [int(s) for s in seeds]
+        else:
+            raise TypeError(f"seed must be an int or a sequence of ints, got {seed!r}")
+        if max(seeds) > 2**63 - 1:
+            raise ValueError(f"seeds must be < 2**63, got {max(seeds)}")
         self._pool.reseed(np.ascontiguousarray(ids, dtype=np.int32), seeds)
-
-    def _merge_with_last(self, obs: Any, env_id: np.ndarray) -> Any:
-        if self._last_obs is None or self.is_async:
-            raise ValueError(
-                "a partial reset_mask needs the previous full batch (sync mode, after reset())"
-            )
-
-        def merge(last, new):
-            full = np.array(last, copy=True)
-            full[env_id] = new
-            return full
-
-        if isinstance(obs, tuple):
-            return tuple(merge(a, b) for a, b in zip(self._last_obs, obs, strict=True))
-        if isinstance(obs, dict):
-            return {k: merge(self._last_obs[k], v) for k, v in obs.items()}
-        return merge(self._last_obs, obs)
 
     def close_extras(self, **kwargs: Any) -> None:
         self._close_pool()

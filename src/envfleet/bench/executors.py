@@ -1,0 +1,278 @@
+"""The contestants: seven ways to step a batch of environments, all doing the same work.
+
+Each executor is built inside a fresh cell process (see :mod:`envfleet.bench._cell`) and
+exposes one operation, ``run(calls)``: make ``calls`` batched calls, each stepping
+``batch_size`` environments with the next batch of a pre-generated action stream, and return
+the number of environment steps taken (batch rows). The action stream is sampled once from
+the task's action space with a fixed seed, so every executor feeds its envs the very same
+actions; only the dtype is adapted to what each library takes (EnvPool's discrete actions are
+int32). Episode ends are handled the way the vector libraries do (``next_step`` autoreset:
+the call after an episode ends resets that env and counts as a step), and the plain Python
+loop mimics it, so a row is the same unit of work everywhere.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class ExecutorInfo:
+    """What the planner and the report need to know about an executor, without building it."""
+
+    name: str
+    library: str  # the package that must be importable: envfleet, envpool or gymnasium
+    mode: str  # "sync" (batch_size == num_envs) or "async" (batches of the first to finish)
+    threaded: bool  # takes a num_threads option (the grid's thread axis applies)
+    description: str
+
+
+EXECUTORS: dict[str, ExecutorInfo] = {
+    info.name: info
+    for info in (
+        ExecutorInfo("envfleet-sync", "envfleet", "sync", True, "envfleet.make + step()"),
+        ExecutorInfo(
+            "envfleet-async", "envfleet", "async", True, "envfleet async_reset + recv/send"
+        ),
+        ExecutorInfo("envpool-sync", "envpool", "sync", True, "envpool.make_gymnasium + step()"),
+        ExecutorInfo("envpool-async", "envpool", "async", True, "envpool async_reset + recv/send"),
+        ExecutorInfo(
+            "gymnasium-sync", "gymnasium", "sync", False, "gymnasium.make_vec(mode='sync')"
+        ),
+        ExecutorInfo(
+            "gymnasium-async",
+            "gymnasium",
+            "sync",
+            False,
+            "gymnasium.make_vec(mode='async'): one process per env",
+        ),
+        ExecutorInfo(
+            "python-loop", "gymnasium", "sync", False, "for-loop over gymnasium.make envs"
+        ),
+    )
+}
+
+
+@dataclass
+class Executor:
+    """A built executor: ``run(calls) -> env steps``, ``close()``, and its worker processes.
+
+    ``worker_pids`` lists processes other than this one that do the executor's work (the
+    workers of Gymnasium's AsyncVectorEnv), so that their CPU time is counted as the cell's.
+    """
+
+    run: Callable[[int], int]
+    close: Callable[[], None]
+    worker_pids: list[int] = field(default_factory=list)
+
+
+def make_actions(task: str, rows: int, count: int, seed: int) -> np.ndarray:
+    """``count`` batches of ``rows`` actions sampled from the task's action space.
+
+    Sampled from ``batch_space(action_space, rows)`` seeded with ``seed``: the same stream for
+    every executor, generated before timing so that sampling costs nothing in the windows.
+    """
+    from gymnasium.vector.utils import batch_space
+
+    import envfleet
+
+    space = batch_space(envfleet.make_spec(task).action_space, rows)
+    space.seed(seed)
+    return np.stack([np.asarray(space.sample()) for _ in range(count)])
+
+
+def unavailable_reason(name: str, task: str) -> str | None:
+    """Why executor ``name`` cannot run ``task`` here (a note for the report), or None."""
+    info = EXECUTORS[name]
+    if info.library == "envpool":
+        try:
+            import envpool
+        except Exception as exc:  # ImportError, or a broken binary wheel
+            return f"envpool is not importable ({exc}); pip install 'envfleet[bench]'"
+        if task not in envpool.list_all_envs():
+            return f"EnvPool has no task {task!r}"
+    elif info.library == "gymnasium":
+        import gymnasium
+
+        if task not in gymnasium.registry:
+            return f"Gymnasium has no task {task!r}"
+        try:
+            gymnasium.make(task).close()
+        except Exception as exc:  # a missing optional dependency of the env
+            return f"gymnasium.make({task!r}) fails: {exc}"
+    return None
+
+
+def build(
+    name: str,
+    task: str,
+    num_envs: int,
+    batch_size: int,
+    num_threads: int | None,
+    seed: int,
+    actions: np.ndarray,
+) -> Executor:
+    """Builds executor ``name`` and brings it to the state where ``run`` can be timed.
+
+    ``actions`` has shape ``(count, batch_size, *action_shape)``; call ``i`` uses
+    ``actions[i % count]``. The pool is reset (async ones: ``async_reset``) before returning.
+    """
+    return _BUILDERS[name](task, num_envs, batch_size, num_threads, seed, actions)
+
+
+# ---- builders ------------------------------------------------------------------------------
+
+
+def _stepper(step: Callable[[np.ndarray], Any], actions: np.ndarray) -> Callable[[int], int]:
+    """A ``run`` for executors whose call is ``step(batch)``; bound locals keep it lean."""
+    count, rows = len(actions), actions.shape[1]
+    batches = list(actions)
+
+    def run(calls: int) -> int:
+        for i in range(calls):
+            step(batches[i % count])
+        return calls * rows
+
+    return run
+
+
+def _send_recv(env: Any, actions: np.ndarray) -> Callable[[int], int]:
+    """A ``run`` for EnvPool-style async pools: ``recv`` a batch, ``send`` actions to its envs."""
+    count, rows = len(actions), actions.shape[1]
+    batches = list(actions)
+    recv, send = env.recv, env.send
+
+    def run(calls: int) -> int:
+        for i in range(calls):
+            info = recv()[-1]
+            send(batches[i % count], info["env_id"])
+        return calls * rows
+
+    return run
+
+
+def _envfleet(task, num_envs, batch_size, num_threads, seed, actions) -> Executor:
+    import envfleet
+
+    env = envfleet.make(
+        task, num_envs=num_envs, batch_size=batch_size, num_threads=num_threads, seed=seed
+    )
+    actions = np.ascontiguousarray(actions, dtype=env.single_action_space.dtype)
+    if batch_size < num_envs:
+        env.async_reset()
+        return Executor(_send_recv(env, actions), env.close)
+    env.reset()
+    return Executor(_stepper(env.step, actions), env.close)
+
+
+def _envpool(task, num_envs, batch_size, num_threads, seed, actions) -> Executor:
+    import envpool
+
+    env = envpool.make_gymnasium(
+        task, num_envs=num_envs, batch_size=batch_size, num_threads=num_threads, seed=seed
+    )
+    # EnvPool's discrete actions are int32; its continuous ones float32.
+    dtype = np.int32 if actions.dtype.kind in "iu" else np.float32
+    actions = np.ascontiguousarray(actions, dtype=dtype)
+    close = getattr(env, "close", lambda: None)
+    if batch_size < num_envs:
+        env.async_reset()
+        return Executor(_send_recv(env, actions), close)
+    env.reset()
+    return Executor(_stepper(env.step, actions), close)
+
+
+def _gymnasium_vector(mode: str) -> Callable[..., Executor]:
+    def make(task, num_envs, batch_size, num_threads, seed, actions) -> Executor:
+        import gymnasium
+
+        env = gymnasium.make_vec(task, num_envs=num_envs, vectorization_mode=mode)
+        try:
+            env.reset(seed=seed)
+            pids = [p.pid for p in getattr(env, "processes", []) if p.pid is not None]
+            actions = np.ascontiguousarray(actions, dtype=env.single_action_space.dtype)
+            return Executor(_stepper(env.step, actions), env.close, pids)
+        except BaseException:
+            env.close()  # never leave AsyncVectorEnv's worker processes behind
+            raise
+
+    return make
+
+
+def _python_loop(task, num_envs, batch_size, num_threads, seed, actions) -> Executor:
+    import gymnasium
+
+    envs = [gymnasium.make(task) for _ in range(num_envs)]
+    for i, env in enumerate(envs):
+        env.reset(seed=seed + i)
+    # One Python list of per-env actions per batch: the loop indexes, it does not convert.
+    dtype = envs[0].action_space.dtype
+    batches = [list(np.asarray(batch, dtype=dtype)) for batch in actions]
+    count = len(batches)
+    done = [False] * num_envs
+    pairs = list(enumerate(envs))
+
+    def run(calls: int) -> int:
+        for i in range(calls):
+            batch = batches[i % count]
+            for j, env in pairs:
+                if done[j]:  # next_step autoreset, as the vector libraries do
+                    env.reset()
+                    done[j] = False
+                else:
+                    _, _, terminated, truncated, _ = env.step(batch[j])
+                    done[j] = terminated or truncated
+        return calls * num_envs
+
+    def close() -> None:
+        for env in envs:
+            env.close()
+
+    return Executor(run, close)
+
+
+_BUILDERS: dict[str, Callable[..., Executor]] = {
+    "envfleet-sync": _envfleet,
+    "envfleet-async": _envfleet,
+    "envpool-sync": _envpool,
+    "envpool-async": _envpool,
+    "gymnasium-sync": _gymnasium_vector("sync"),
+    "gymnasium-async": _gymnasium_vector("async"),
+    "python-loop": _python_loop,
+}
+assert set(_BUILDERS) == set(EXECUTORS)
+
+
+def descendant_pids(pid: int | None = None) -> list[int]:
+    """Processes descended from ``pid`` (this one by default), read from ``/proc``; [] elsewhere.
+
+    A fallback for executors that fork workers without telling us their pids.
+    """
+    root = os.getpid() if pid is None else pid
+    parents: dict[int, int] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found: list[int] = []
+    frontier = [root]
+    while frontier:
+        parent = frontier.pop()
+        children = [p for p, pp in parents.items() if pp == parent]
+        found += children
+        frontier += children
+    return found

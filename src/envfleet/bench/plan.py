@@ -1,0 +1,97 @@
+"""The grid: which (executor, batch size, pool size, threads) cells a run measures.
+
+The grid has two axes: ``batch`` (environment steps per call, the rows a learner gets back,
+``--num-envs``) and ``threads`` (``--num-threads``). Each executor maps a grid point onto its
+own configuration:
+
+- ``*-sync`` pools: ``num_envs = batch_size = batch``, ``num_threads = threads``;
+- ``*-async`` pools: ``batch_size = batch``, ``num_envs = async_factor * batch`` (2 or 3, so
+  that a batch is ready while the previous one is being used), ``num_threads = threads``;
+- Gymnasium and the Python loop have no thread option: they appear once per ``batch``
+  (Gymnasium's async vector env uses one worker process per env instead).
+
+A pool never gets more threads than envs (the extra threads could only idle), so grid points
+that collapse to the same configuration are measured once. The *limit* of a cell is the raw
+single-thread C++ rate times ``usable_cores``: the number of envs the cell can step at once,
+``min(threads or workers, num_envs, cores)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from envfleet.bench.executors import EXECUTORS
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One configuration of one executor; measured in ``rounds`` fresh processes."""
+
+    executor: str
+    mode: str
+    batch_size: int
+    num_envs: int
+    num_threads: int | None  # the pool's num_threads option; None where there is none
+    usable_cores: int  # how many envs the cell can step at once: the limit's multiplier
+
+    @property
+    def key(self) -> str:
+        threads = "-" if self.num_threads is None else str(self.num_threads)
+        return f"{self.executor} b={self.batch_size} n={self.num_envs} t={threads}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def make_cells(
+    executors: list[str],
+    batches: list[int],
+    threads: list[int],
+    cores: int,
+    async_factor: int = 2,
+    gymnasium_async_max_envs: int = 64,
+) -> tuple[list[Cell], list[str]]:
+    """The cells of the grid, in a stable order, and notes on cells left out.
+
+    Cells are ordered by batch, then threads, then executor (in ``executors`` order), which
+    is the order the runner interleaves them in.
+    """
+    cells: list[Cell] = []
+    notes: list[str] = []
+    seen: set[Cell] = set()
+    for batch in sorted(set(batches)):
+        for t in sorted(set(threads)):
+            for name in executors:
+                info = EXECUTORS[name]
+                num_envs = batch * async_factor if info.mode == "async" else batch
+                if info.threaded:
+                    num_threads: int | None = min(t, num_envs)
+                    usable = min(num_threads, num_envs, cores)
+                elif name == "gymnasium-async":
+                    if num_envs > gymnasium_async_max_envs:
+                        note = (
+                            f"gymnasium-async skipped for num_envs > {gymnasium_async_max_envs} "
+                            "(one process per env; --gymnasium-async-max-envs)"
+                        )
+                        if note not in notes:
+                            notes.append(note)
+                        continue
+                    num_threads, usable = None, min(num_envs, cores)
+                else:
+                    num_threads, usable = None, 1
+                cell = Cell(name, info.mode, batch, num_envs, num_threads, usable)
+                if cell not in seen:
+                    seen.add(cell)
+                    cells.append(cell)
+    return cells, notes
+
+
+def default_batches(quick: bool) -> list[int]:
+    """``--num-envs`` default: 1 to 256 by 4x; the quick grid keeps the ends and the middle."""
+    return [1, 16, 256] if quick else [1, 4, 16, 64, 256]
+
+
+def default_threads(cores: int, quick: bool) -> list[int]:
+    """``--num-threads`` default: one thread and every core (only every core when quick)."""
+    return [cores] if quick else sorted({1, cores})

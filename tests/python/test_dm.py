@@ -1,0 +1,159 @@
+"""The dm_env front end (src/envfleet/dm.py): batched ``dm_env.TimeStep``s and specs."""
+
+from __future__ import annotations
+
+import dm_env
+import numpy as np
+import pytest
+from dm_env import StepType, specs
+
+import envfleet
+
+
+@pytest.fixture
+def dm_counting():
+    pools = []
+
+    def make(**kwargs):
+        kwargs.setdefault("episode_length", 3)
+        pool = envfleet.make_dm("Counting-v0", **kwargs)
+        pools.append(pool)
+        return pool
+
+    yield make
+    for pool in pools:
+        pool.close()
+
+
+def test_is_a_dm_env_environment(dm_counting):
+    env = dm_counting(num_envs=2)
+    assert isinstance(env, dm_env.Environment)
+    assert env.num_envs == 2
+
+
+def test_timestep_fields_and_step_types(dm_counting):
+    n = 2
+    env = dm_counting(num_envs=n, episode_length=3)
+    ts = env.reset()
+    assert isinstance(ts, dm_env.TimeStep)
+    assert ts.step_type.tolist() == [StepType.FIRST] * n
+    assert ts.reward.tolist() == [0.0] * n
+    assert ts.discount.tolist() == [1.0] * n
+    assert ts.observation.obs.tolist() == [[0, 1]] * n
+    assert ts.observation.env_id.tolist() == list(range(n))
+
+    for t, action in zip([1, 2], [4, 6], strict=True):
+        ts = env.step(np.full(n, action))
+        assert ts.step_type.tolist() == [StepType.MID] * n
+        assert ts.reward.tolist() == [float(action)] * n
+        assert ts.discount.tolist() == [1.0] * n
+        assert ts.observation.obs.tolist() == [[t, 1]] * n
+
+    ts = env.step(np.full(n, 9))  # terminates
+    assert ts.step_type.tolist() == [StepType.LAST] * n
+    assert ts.reward.tolist() == [9.0] * n
+    assert ts.discount.tolist() == [0.0] * n, "termination: discount 0"
+    assert ts.observation.obs.tolist() == [[3, 1]] * n
+
+    ts = env.step(np.full(n, 5))  # NEXT_STEP autoreset
+    assert ts.step_type.tolist() == [StepType.FIRST] * n
+    assert ts.reward.tolist() == [0.0] * n
+    assert ts.discount.tolist() == [1.0] * n
+    assert ts.observation.obs.tolist() == [[0, 2]] * n
+
+    ts = env.step(np.full(n, 5))
+    assert ts.step_type.tolist() == [StepType.MID] * n
+
+
+def test_truncation_has_discount_one(dm_counting):
+    env = dm_counting(num_envs=1, episode_length=10, max_episode_steps=2)
+    env.reset()
+    env.step(np.array([1]))
+    ts = env.step(np.array([1]))
+    assert ts.step_type.tolist() == [StepType.LAST]
+    assert ts.discount.tolist() == [1.0], "truncation: discount 1 (dm_env convention)"
+    ts = env.step(np.array([1]))
+    assert ts.step_type.tolist() == [StepType.FIRST]
+
+
+def test_termination_at_the_time_limit_has_discount_zero(dm_counting):
+    env = dm_counting(num_envs=1, episode_length=2, max_episode_steps=2)
+    env.reset()
+    env.step(np.array([1]))
+    ts = env.step(np.array([1]))
+    assert ts.step_type.tolist() == [StepType.LAST]
+    assert ts.discount.tolist() == [0.0]
+
+
+def test_mixed_step_types_in_one_batch(dm_counting):
+    env = dm_counting(num_envs=3, episode_length=2)
+    env.reset()
+    env.step(np.array([1]), env_id=[0])  # env 0 runs one step ahead
+    ts = env.step(np.array([1, 1, 1]))
+    assert ts.step_type.tolist() == [StepType.LAST, StepType.MID, StepType.MID]
+    assert ts.discount.tolist() == [0.0, 1.0, 1.0]
+    ts = env.step(np.array([1, 1, 1]))
+    assert ts.step_type.tolist() == [StepType.FIRST, StepType.LAST, StepType.LAST]
+
+
+def test_observation_namedtuple_holds_obs_info_and_env_id():
+    env = envfleet.make_dm("Taxi-v3", num_envs=2)
+    try:
+        ts = env.reset()
+        fields = ts.observation._fields
+        assert fields[0] == "obs"
+        assert "env_id" in fields
+        for key in env.spec.info_keys:
+            assert key.name in fields
+        assert ts.observation.env_id.tolist() == [0, 1]
+    finally:
+        env.close()
+
+
+def test_partial_step_observation_env_id(dm_counting):
+    env = dm_counting(num_envs=4)
+    env.reset()
+    ts = env.step(np.array([1, 2]), env_id=[3, 0])
+    assert ts.observation.env_id.tolist() == [3, 0]
+    assert ts.reward.tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("task_id", ["Counting-v0", "CartPole-v1", "Taxi-v3", "Blackjack-v1"])
+def test_specs_validate_returned_values(task_id):
+    if task_id not in envfleet.list_all_envs():
+        pytest.skip(f"{task_id} is not built")
+    n = 3
+    env = envfleet.make_dm(task_id, num_envs=n)
+    try:
+        obs_spec = env.observation_spec()
+        act_spec = env.action_spec()
+        assert all(isinstance(s, specs.Array) for s in obs_spec)
+        assert isinstance(act_spec, specs.Array)
+        assert obs_spec._fields == env.reset().observation._fields
+        rng = np.random.default_rng(0)
+        ts = env.reset()
+        for _ in range(40):
+            for value, spec in zip(ts.observation, obs_spec, strict=True):
+                for i in range(n):
+                    spec.validate(value[i])
+            for i in range(n):
+                env.reward_spec().validate(ts.reward[i])
+                env.discount_spec().validate(ts.discount[i])
+            actions = np.stack([act_spec.generate_value() for _ in range(n)])
+            if isinstance(act_spec, specs.DiscreteArray):
+                actions = rng.integers(0, act_spec.num_values, n).astype(act_spec.dtype)
+            for a in actions:
+                act_spec.validate(a)
+            ts = env.step(actions)
+    finally:
+        env.close()
+
+
+def test_specs_reject_values_outside_them(dm_counting):
+    env = dm_counting(num_envs=1, episode_length=3)
+    act_spec = env.action_spec()
+    with pytest.raises(ValueError):
+        act_spec.validate(np.int64(10))
+    obs_spec = env.observation_spec().obs
+    with pytest.raises(ValueError):
+        obs_spec.validate(np.array([4, 1], np.int64))  # more steps than episode_length

@@ -1,0 +1,319 @@
+"""The registry (src/envfleet/registry.py, make.py): make, make_spec, list_all_envs, register."""
+
+from __future__ import annotations
+
+import os
+
+import dm_env
+import gymnasium
+import numpy as np
+import pytest
+
+import envfleet
+from envfleet import registry
+
+ALL_ENVS = envfleet.list_all_envs()
+FRONT_ENDS = ["gymnasium", "gym", "dm"]
+
+
+def _rows(obs, layout_keys, n):
+    """Splits a batched observation (array, tuple or dict of arrays) into n single rows."""
+    if isinstance(obs, tuple):
+        return [tuple(a[i] for a in obs) for i in range(n)]
+    if isinstance(obs, dict):
+        return [{k: v[i] for k, v in obs.items()} for i in range(n)]
+    return [obs[i] for i in range(n)]
+
+
+def _sample_actions(space, n, seed):
+    space.seed(seed)
+    return np.stack([np.asarray(space.sample()) for _ in range(n)])
+
+
+def test_list_all_envs_is_sorted_and_includes_the_basics():
+    assert ALL_ENVS == sorted(ALL_ENVS)
+    assert len(set(ALL_ENVS)) == len(ALL_ENVS)
+    for task in ("CartPole-v1", "Counting-v0"):
+        assert task in ALL_ENVS
+
+
+@pytest.mark.parametrize("env_type", FRONT_ENDS)
+@pytest.mark.parametrize("task_id", ALL_ENVS)
+def test_every_env_makes_and_steps(task_id, env_type):
+    n = 2
+    env = envfleet.make(task_id, env_type=env_type, num_envs=n, seed=3)
+    spec = env.spec
+    single_obs, single_act = spec.observation_space, spec.action_space
+    try:
+        if env_type == "dm":
+            obs_spec, act_spec = env.observation_spec(), env.action_spec()
+            assert isinstance(act_spec, dm_env.specs.Array)
+            ts = env.reset()
+            assert isinstance(ts, dm_env.TimeStep)
+            for k in range(8):
+                for field, field_spec in zip(ts.observation, obs_spec, strict=True):
+                    assert len(field) == n
+                    for i in range(n):
+                        field_spec.validate(field[i])
+                for i in range(n):
+                    env.reward_spec().validate(ts.reward[i])
+                    env.discount_spec().validate(ts.discount[i])
+                actions = _sample_actions(single_act, n, k)
+                for a in actions:
+                    act_spec.validate(a.astype(act_spec.dtype))
+                ts = env.step(actions)
+        else:
+            if env_type == "gymnasium":
+                assert env.single_observation_space == single_obs
+                batch_space = env.observation_space
+            else:
+                assert env.observation_space == single_obs  # EnvPool: ONE env's space
+                assert env.action_space == single_act
+                batch_space = None
+            out = env.reset()
+            obs, info = out
+            for k in range(8):
+                if batch_space is not None:
+                    assert batch_space.contains(obs), f"{obs} not in {batch_space}"
+                for row in _rows(obs, spec.obs_keys, n):
+                    assert single_obs.contains(row), f"{row!r} not in {single_obs}"
+                assert info["env_id"].tolist() == list(range(n))
+                actions = _sample_actions(single_act, n, k)
+                obs, rew, term, trunc, info = env.step(actions)
+                assert rew.shape == (n,) and term.shape == (n,) and trunc.shape == (n,)
+                assert term.dtype == np.bool_ and trunc.dtype == np.bool_
+                assert np.all(np.isfinite(rew))
+    finally:
+        env.close()
+
+
+@pytest.mark.parametrize("task_id", ALL_ENVS)
+def test_make_spec_spaces_match_the_pool(task_id):
+    spec = envfleet.make_spec(task_id)
+    env = envfleet.make(task_id, num_envs=1)
+    try:
+        assert env.single_observation_space == spec.observation_space
+        assert env.single_action_space == spec.action_space
+        assert isinstance(spec.observation_space, gymnasium.spaces.Space)
+        assert spec.config.task_id == task_id
+    finally:
+        env.close()
+
+
+def test_unknown_task_id_lists_valid_ids():
+    with pytest.raises(ValueError) as excinfo:
+        envfleet.make("NoSuchTask-v0")
+    msg = str(excinfo.value)
+    assert "NoSuchTask-v0" in msg
+    for task in ALL_ENVS:
+        assert task in msg
+
+
+def test_near_miss_task_id_suggests_the_right_one():
+    with pytest.raises(ValueError, match="CartPole-v1"):
+        envfleet.make_spec("CartPole-v2")
+
+
+@pytest.mark.parametrize("task_id", [None, 3, b"CartPole-v1"])
+def test_non_string_task_id(task_id):
+    with pytest.raises((TypeError, ValueError), match="task_id"):
+        envfleet.make(task_id)
+
+
+def test_unknown_option_lists_valid_options():
+    with pytest.raises(TypeError) as excinfo:
+        envfleet.make("Counting-v0", episod_length=3)
+    msg = str(excinfo.value)
+    assert "episod_length" in msg
+    for valid in ("episode_length", "fail_at_step", "num_envs", "batch_size", "seed"):
+        assert valid in msg
+
+
+def test_unknown_option_of_a_task_without_options():
+    with pytest.raises(TypeError, match="frameskip"):
+        envfleet.make("CartPole-v1", frameskip=4)
+
+
+@pytest.mark.parametrize(
+    "task_id,options",
+    [
+        ("Counting-v0", {"episode_length": "3"}),
+        ("Counting-v0", {"episode_length": 3.5}),
+        ("Counting-v0", {"episode_length": True}),
+        ("Counting-v0", {"episode_length": None}),
+        ("CliffWalkingSlippery-v1", {"is_slippery": 1}),
+        ("CliffWalkingSlippery-v1", {"is_slippery": "yes"}),
+        ("FrozenLake-v1", {"map_name": 4}),
+    ],
+    ids=lambda v: repr(v) if isinstance(v, dict) else v,
+)
+def test_wrong_option_types_raise_type_error(task_id, options):
+    (name,) = options
+    with pytest.raises(TypeError, match=name):
+        envfleet.make(task_id, **options)
+
+
+def test_option_values_of_the_right_kind_are_accepted():
+    env = envfleet.make("Counting-v0", episode_length=np.int32(2))
+    try:
+        env.reset()
+        env.step(np.array([0]))
+        _, _, term, _, _ = env.step(np.array([0]))
+        assert term.tolist() == [True]
+    finally:
+        env.close()
+
+
+@pytest.fixture
+def scratch_ids():
+    """Task ids registered by a test; removed from the registry afterwards."""
+    ids = []
+    yield ids
+    for task_id in ids:
+        registry._registry.pop(task_id, None)
+
+
+def test_register_a_new_id_with_options(scratch_ids):
+    task_id = f"CountingTest{os.getpid()}-v3"
+    scratch_ids.append(task_id)
+    envfleet.register(task_id, "Counting", max_episode_steps=4, episode_length=2)
+    assert task_id in envfleet.list_all_envs()
+    spec = envfleet.make_spec(task_id)
+    assert spec.config.max_episode_steps == 4
+    assert spec.config.episode_length == 2
+    env = envfleet.make(task_id, num_envs=1)
+    try:
+        env.reset()
+        env.step(np.array([1]))
+        _, _, term, trunc, _ = env.step(np.array([1]))
+        assert term.tolist() == [True] and trunc.tolist() == [False]
+    finally:
+        env.close()
+    # make's keywords override the registered defaults
+    env = envfleet.make(task_id, num_envs=1, episode_length=10)
+    try:
+        env.reset()
+        for _ in range(3):
+            _, _, term, trunc, _ = env.step(np.array([1]))
+        assert env.spec.config.episode_length == 10
+        assert not term[0]
+        _, _, term, trunc, _ = env.step(np.array([1]))
+        assert trunc.tolist() == [True] and term.tolist() == [False]
+    finally:
+        env.close()
+
+
+def test_register_rejects_unknown_options(scratch_ids):
+    task_id = f"CountingBad{os.getpid()}-v0"
+    scratch_ids.append(task_id)
+    with pytest.raises(TypeError, match="no_such_option"):
+        envfleet.register(task_id, "Counting", no_such_option=1)
+    assert task_id not in envfleet.list_all_envs()
+
+
+def test_register_rejects_a_bad_task_id():
+    with pytest.raises(TypeError, match="task_id"):
+        envfleet.register("", "Counting")
+
+
+def test_registered_id_of_a_missing_engine_is_not_listed_and_cannot_be_made(scratch_ids):
+    task_id = f"Missing{os.getpid()}-v0"
+    scratch_ids.append(task_id)
+    envfleet.register(task_id, "NoSuchEngineType")
+    assert task_id not in envfleet.list_all_envs()
+    with pytest.raises(ValueError):
+        envfleet.make(task_id)
+
+
+def test_make_spec_config_fields():
+    spec = envfleet.make_spec("CartPole-v1", num_envs=4, batch_size=2, seed=3)
+    c = spec.config
+    assert c.task_id == "CartPole-v1"
+    assert c.num_envs == 4
+    assert c.batch_size == 2
+    assert c.num_threads == min(2, os.cpu_count() or 1)
+    assert c.seed == (3, 4, 5, 6)
+    assert c.max_episode_steps == 500
+    assert c.thread_affinity_offset == -1
+    assert c.autoreset_mode is envfleet.AutoresetMode.NEXT_STEP
+    assert isinstance(spec.observation_space, gymnasium.spaces.Box)
+    assert spec.observation_space.shape == (4,)
+    assert spec.observation_space.dtype == np.float32
+    assert spec.action_space == gymnasium.spaces.Discrete(2)
+    d = c._asdict()
+    assert d["num_envs"] == 4 and d["seed"] == (3, 4, 5, 6)
+
+
+def test_make_spec_defaults():
+    c = envfleet.make_spec("CartPole-v0").config
+    assert c.num_envs == 1 and c.batch_size == 1 and c.num_threads == 1
+    assert c.seed == (42,)
+    assert c.max_episode_steps == 200
+
+
+def test_make_spec_env_options_are_config_attributes():
+    spec = envfleet.make_spec("Counting-v0", episode_length=7, max_episode_steps=3)
+    assert spec.config.episode_length == 7
+    assert spec.config.env_options["episode_length"] == 7
+    assert spec.config.max_episode_steps == 3
+    assert spec.observation_space.high.tolist()[0] == 7
+    with pytest.raises(AttributeError):
+        spec.config.no_such_field  # noqa: B018
+
+
+def test_make_spec_config_includes_default_env_options():
+    # EnvPool's spec.config holds every option, defaults included.
+    c = envfleet.make_spec("Counting-v0").config
+    assert c.episode_length == 5
+    assert c.fail_at_step == -1
+
+
+def test_make_spec_of_an_options_task_keeps_registered_defaults():
+    c = envfleet.make_spec("FrozenLake8x8-v1").config
+    assert c.map_name == "8x8"
+    assert c.max_episode_steps == 200
+
+
+def test_make_variants_return_their_front_ends():
+    for make, cls in [
+        (envfleet.make_gymnasium, envfleet.GymnasiumEnvPool),
+        (envfleet.make_gym, envfleet.GymEnvPool),
+        (envfleet.make_dm, envfleet.DmEnvPool),
+    ]:
+        env = make("Counting-v0", num_envs=2)
+        try:
+            assert isinstance(env, cls)
+            assert env.spec.config.num_envs == 2
+        finally:
+            env.close()
+    env = envfleet.make("Counting-v0")
+    try:
+        assert isinstance(env, envfleet.GymnasiumEnvPool)
+    finally:
+        env.close()
+
+
+def test_unknown_env_type():
+    with pytest.raises(ValueError, match="env_type"):
+        envfleet.make("Counting-v0", env_type="torch")
+
+
+def test_legacy_api_is_gym_only():
+    with pytest.raises(ValueError, match="legacy_api"):
+        envfleet.make("Counting-v0", env_type="dm", legacy_api=True)
+
+
+def test_envpool_drop_in_names():
+    import envfleet as envpool
+
+    for name in (
+        "make",
+        "make_gym",
+        "make_dm",
+        "make_gymnasium",
+        "make_spec",
+        "list_all_envs",
+        "register",
+    ):
+        assert callable(getattr(envpool, name)), name
+        assert name in envpool.__all__
