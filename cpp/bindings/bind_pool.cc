@@ -295,18 +295,13 @@ class PyPool {
     const int32_t failed = block->failed_env;
     const std::string message = "env " + std::to_string(failed) + " raised: " + block->error;
     pool_->Discard(block);
-    nb::object error = nb::steal(PyObject_CallFunction(env_error_type, "s", message.c_str()));
-    if (!error.is_valid()) throw nb::python_error();
+    nb::object type = nb::module_::import_("envfleet.errors").attr("EnvError");
+    nb::object error = type(message);
     nb::setattr(error, "env_id", nb::int_(failed));
     nb::setattr(error, "env_ids", ids);
-    PyErr_SetObject(env_error_type, error.ptr());
+    PyErr_SetObject(type.ptr(), error.ptr());
     throw nb::python_error();
   }
-
- public:
-  static inline PyObject* env_error_type = nullptr;
-
- private:
 
   nb::object Wrap(Block* block) {
     PyObject* capsule = PyCapsule_New(block, "envfleet.block", ReleaseBlockLease);
@@ -488,15 +483,6 @@ class PyPool {
 void BindPool(nb::module_& m) {
   if (_import_array() < 0) throw nb::python_error();
 
-  // Raised from recv()/step()/reset() when an env threw: .env_id is the env that failed,
-  // .env_ids every env whose result was in the dropped batch (all waiting for an action).
-  PyPool::env_error_type = PyErr_NewExceptionWithDoc(
-      "envfleet._core.EnvError",
-      "An environment raised while stepping. env_id: the env that failed; env_ids: every env\n"
-      "whose result was in the dropped batch (all now waiting for an action).",
-      PyExc_RuntimeError, nullptr);
-  if (PyPool::env_error_type == nullptr) throw nb::python_error();
-  m.attr("EnvError") = nb::handle(PyPool::env_error_type);
 
   m.def("env_types", [] {
     nb::dict types;

@@ -5,8 +5,8 @@ Gymnasium front end is a real ``gymnasium.vector.VectorEnv``.
 """
 
 from envfleet import envs as _builtin_envs  # noqa: E402,F401  (registers the task ids)
-from envfleet._core import EnvError
 from envfleet.dm import DmEnvPool
+from envfleet.errors import EnvError
 from envfleet.gym_env import GymEnvPool
 from envfleet.gymnasium_env import GymnasiumEnvPool
 from envfleet.make import make, make_dm, make_gym, make_gymnasium
