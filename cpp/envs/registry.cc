@@ -8,6 +8,12 @@ const EnvTypeMap& EnvTypes() {
     RegisterExample(map);
     RegisterClassicControl(map);
     RegisterToyText(map);
+#ifdef ENVFLEET_WITH_ATARI
+    RegisterAtari(map);
+#endif
+#ifdef ENVFLEET_WITH_MUJOCO
+    RegisterMujoco(map);
+#endif
     return map;
   }();
   return types;

@@ -36,6 +36,8 @@ EnvType MakeEnvType() {
 void RegisterExample(EnvTypeMap& types);
 void RegisterClassicControl(EnvTypeMap& types);
 void RegisterToyText(EnvTypeMap& types);
+void RegisterAtari(EnvTypeMap& types);   // cpp/envs/atari/register.cc, with ENVFLEET_WITH_ATARI
+void RegisterMujoco(EnvTypeMap& types);  // cpp/envs/mujoco/register.cc, with ENVFLEET_WITH_MUJOCO
 
 const EnvTypeMap& EnvTypes();
 

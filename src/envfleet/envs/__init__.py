@@ -1,3 +1,7 @@
-"""Task ids of the built-in env families, registered on import of ``envfleet``."""
+"""Task ids of the built-in env families, registered on import of ``envfleet``.
 
-from envfleet.envs import classic_control, example, toy_text  # noqa: F401
+A family whose engine this build lacks still registers its ids; ``list_all_envs`` leaves them
+out and ``make`` says the family is not built.
+"""
+
+from envfleet.envs import atari, classic_control, example, mujoco, toy_text  # noqa: F401

@@ -1,0 +1,1 @@
+"""MuJoCo task ids (Gymnasium 1.4.0 v4/v5): registered by the MuJoCo family."""
