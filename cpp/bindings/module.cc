@@ -7,6 +7,7 @@ namespace nb = nanobind;
 namespace envfleet {
 void BindPool(nb::module_& m);
 void BindBench(nb::module_& m);
+void BindFunctionEnv(nb::module_& m);
 void BindTesting(nb::module_& m);
 }  // namespace envfleet
 
@@ -14,6 +15,7 @@ NB_MODULE(_core, m) {
   m.doc() = "envfleet's C++ core: environments stepped by a thread pool into zero-copy batches.";
   envfleet::BindPool(m);
   envfleet::BindBench(m);
+  envfleet::BindFunctionEnv(m);
   nb::module_ testing = m.def_submodule("_testing", "C++ units exposed for tests only.");
   envfleet::BindTesting(testing);
 }

@@ -2,8 +2,8 @@
 
 namespace envfleet {
 
-const EnvTypeMap& EnvTypes() {
-  static const EnvTypeMap types = [] {
+EnvTypeMap& MutableEnvTypes() {
+  static EnvTypeMap types = [] {
     EnvTypeMap map;
     RegisterExample(map);
     RegisterClassicControl(map);

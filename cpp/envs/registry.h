@@ -39,7 +39,10 @@ void RegisterToyText(EnvTypeMap& types);
 void RegisterAtari(EnvTypeMap& types);   // cpp/envs/atari/register.cc, with ENVFLEET_WITH_ATARI
 void RegisterMujoco(EnvTypeMap& types);  // cpp/envs/mujoco/register.cc, with ENVFLEET_WITH_MUJOCO
 
-const EnvTypeMap& EnvTypes();
+// Every registered type. Built-in families register once; function envs are added at run
+// time from Python (GIL held), never while a pool is being constructed.
+EnvTypeMap& MutableEnvTypes();
+inline const EnvTypeMap& EnvTypes() { return MutableEnvTypes(); }
 
 }  // namespace envfleet
 

@@ -1,0 +1,105 @@
+// Registration of function envs (cpp/core/function_env.h) from Python: the Numba layer
+// compiles an env's reset/step/observe to C functions and hands their addresses here.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/function_env.h"
+#include "envs/registry.h"
+
+namespace nb = nanobind;
+
+namespace envfleet {
+namespace {
+
+DType ParseDType(const std::string& name) {
+  static const std::pair<const char*, DType> kTypes[] = {
+      {"bool", DType::kBool},       {"int8", DType::kInt8},   {"uint8", DType::kUint8},
+      {"int32", DType::kInt32},     {"int64", DType::kInt64}, {"float32", DType::kFloat32},
+      {"float64", DType::kFloat64}};
+  for (const auto& [key, dtype] : kTypes) {
+    if (name == key) return dtype;
+  }
+  throw nb::value_error(("unsupported dtype '" + name + "'").c_str());
+}
+
+ArraySpec ParseArraySpec(const nb::dict& d) {
+  ArraySpec spec;
+  spec.name = nb::cast<std::string>(d["name"]);
+  spec.dtype = ParseDType(nb::cast<std::string>(d["dtype"]));
+  spec.shape = nb::cast<std::vector<int64_t>>(d["shape"]);
+  spec.low = nb::cast<std::vector<double>>(d["low"]);
+  spec.high = nb::cast<std::vector<double>>(d["high"]);
+  spec.discrete = nb::cast<bool>(d["discrete"]);
+  return spec;
+}
+
+EnvSpec ParseEnvSpec(const nb::dict& d) {
+  EnvSpec spec;
+  for (nb::handle key : nb::cast<nb::list>(d["obs"])) spec.obs.push_back(ParseArraySpec(nb::cast<nb::dict>(key)));
+  for (nb::handle key : nb::cast<nb::list>(d["info"])) spec.info.push_back(ParseArraySpec(nb::cast<nb::dict>(key)));
+  spec.action = ParseArraySpec(nb::cast<nb::dict>(d["action"]));
+  const std::string layout = nb::cast<std::string>(d["obs_layout"]);
+  spec.obs_layout = layout == "tuple" ? ObsLayout::kTuple
+                    : layout == "dict" ? ObsLayout::kDict
+                                       : ObsLayout::kSingle;
+  spec.max_episode_steps = nb::cast<int64_t>(d["max_episode_steps"]);
+  return spec;
+}
+
+void RegisterFunctionEnv(const std::string& name, const nb::dict& spec, const nb::dict& options,
+                         const std::vector<std::string>& option_order, size_t state_bytes,
+                         uintptr_t reset, uintptr_t step, uintptr_t observe) {
+  if (reset == 0 || step == 0 || observe == 0) throw nb::value_error("null function address");
+  auto def = std::make_shared<FunctionEnvDef>();
+  def->name = name;
+  def->spec = ParseEnvSpec(spec);
+  for (const std::string& option : option_order) {
+    nb::handle value = options[option.c_str()];
+    if (nb::isinstance<bool>(value)) {
+      def->defaults.Set(option, nb::cast<bool>(value));
+    } else if (nb::isinstance<nb::int_>(value)) {
+      def->defaults.Set(option, nb::cast<int64_t>(value));
+    } else if (nb::isinstance<nb::float_>(value)) {
+      def->defaults.Set(option, nb::cast<double>(value));
+    } else {
+      throw nb::type_error(("option '" + option + "': function envs take bool, int or float")
+                               .c_str());
+    }
+  }
+  def->option_order = option_order;
+  def->state_bytes = state_bytes;
+  def->reset = reinterpret_cast<FunctionEnvReset>(reset);
+  def->step = reinterpret_cast<FunctionEnvStep>(step);
+  def->observe = reinterpret_cast<FunctionEnvObserve>(observe);
+  std::shared_ptr<const FunctionEnvDef> shared = def;
+  MutableEnvTypes()[name] = EnvType{
+      def->defaults, [shared](const Config&) { return shared->spec; },
+      [shared](const Config& config, uint64_t seed) -> std::unique_ptr<Env> {
+        return std::make_unique<FunctionEnv>(shared, config, seed);
+      }};
+}
+
+}  // namespace
+
+void BindFunctionEnv(nb::module_& m) {
+  m.def("register_function_env", &RegisterFunctionEnv, nb::arg("name"), nb::arg("spec"),
+        nb::arg("options"), nb::arg("option_order"), nb::arg("state_bytes"), nb::arg("reset"),
+        nb::arg("step"), nb::arg("observe"),
+        "Registers an env type whose reset/step/observe are C functions at these addresses\n"
+        "(see cpp/core/function_env.h for their signatures).");
+  m.def("rng_function_addresses", [] {
+    nb::dict out;
+    out["random"] = reinterpret_cast<uintptr_t>(&envfleet_rng_random);
+    out["uniform"] = reinterpret_cast<uintptr_t>(&envfleet_rng_uniform);
+    out["integers"] = reinterpret_cast<uintptr_t>(&envfleet_rng_integers);
+    return out;
+  }, "Addresses of the C functions a function env draws random numbers with.");
+}
+
+}  // namespace envfleet

@@ -1,0 +1,132 @@
+// An environment defined at run time by three plain C functions, so that code compiled
+// elsewhere (Numba @cfunc functions, or any C ABI) runs inside the pool's worker threads
+// with no GIL and no Python objects, writing into the same output rows as C++ envs.
+//
+//   int reset(void* state, void* rng, const void* options)
+//   int step(void* state, const void* action, void* rng, const void* options,
+//            double* reward, uint8_t* terminated)
+//   int observe(const void* state, void* const* outputs)   // one pointer per obs/info key
+//
+// `state` is this env's zero-initialised block of state_bytes; `options` is the env's options
+// packed in the order they were declared (bool: uint8, int: int64, float: float64, each
+// aligned to its size); `rng` is this env's NumpyGenerator, used through the C functions in
+// FunctionEnvRng below. A non-zero return code becomes a C++ exception, which the pool
+// raises in Python as EnvError naming the env.
+#ifndef ENVFLEET_CORE_FUNCTION_ENV_H_
+#define ENVFLEET_CORE_FUNCTION_ENV_H_
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/env.h"
+#include "core/spec.h"
+
+namespace envfleet {
+
+using FunctionEnvReset = int (*)(void* state, void* rng, const void* options);
+using FunctionEnvStep = int (*)(void* state, const void* action, void* rng, const void* options,
+                                double* reward, uint8_t* terminated);
+using FunctionEnvObserve = int (*)(const void* state, void* const* outputs);
+
+struct FunctionEnvDef {
+  std::string name;
+  EnvSpec spec;
+  Config defaults;
+  std::vector<std::string> option_order;  // the packing order of `options`
+  size_t state_bytes = 0;
+  FunctionEnvReset reset = nullptr;
+  FunctionEnvStep step = nullptr;
+  FunctionEnvObserve observe = nullptr;
+};
+
+// Packs options as the functions read them: in declaration order, each value aligned to its
+// own size (the layout of a NumPy structured dtype made with align=True).
+inline std::vector<char> PackOptions(const Config& config, const std::vector<std::string>& order) {
+  std::vector<char> bytes;
+  auto put = [&bytes](const void* value, size_t size) {
+    bytes.resize((bytes.size() + size - 1) / size * size);
+    const size_t at = bytes.size();
+    bytes.resize(at + size);
+    std::memcpy(bytes.data() + at, value, size);
+  };
+  for (const std::string& name : order) {
+    const ConfigValue& value = config.values().at(name);
+    if (const bool* b = std::get_if<bool>(&value)) {
+      const uint8_t v = *b ? 1 : 0;
+      put(&v, 1);
+    } else if (const int64_t* i = std::get_if<int64_t>(&value)) {
+      put(i, 8);
+    } else if (const double* d = std::get_if<double>(&value)) {
+      put(d, 8);
+    } else {
+      throw std::invalid_argument("option '" + name + "': function envs take bool, int or float");
+    }
+  }
+  bytes.resize((bytes.size() + 7) / 8 * 8 + 8);  // never empty, 8-byte multiple
+  return bytes;
+}
+
+class FunctionEnv : public Env {
+ public:
+  FunctionEnv(std::shared_ptr<const FunctionEnvDef> def, const Config& config, uint64_t seed)
+      : Env(seed),
+        def_(std::move(def)),
+        options_(PackOptions(config, def_->option_order)),
+        state_((def_->state_bytes + 7) / 8 + 1, 0) {
+    num_keys_ = def_->spec.obs.size() + def_->spec.info.size();
+    if (num_keys_ > kMaxKeys) throw std::invalid_argument("function env: too many obs/info keys");
+  }
+
+  void Reset() override { Check(def_->reset(state_.data(), &rng(), options_.data()), "reset"); }
+
+  void Step(const void* action) override {
+    double reward = 0.0;
+    uint8_t terminated = 0;
+    Check(def_->step(state_.data(), action, &rng(), options_.data(), &reward, &terminated),
+          "step");
+    reward_ = reward;
+    terminated_ = terminated != 0;
+  }
+
+  void Write(const OutputSlot& out) const override {
+    void* outputs[kMaxKeys];
+    for (size_t k = 0; k < num_keys_; ++k) outputs[k] = out.Get<char>(k);
+    Check(def_->observe(state_.data(), outputs), "observe");
+  }
+
+ private:
+  static constexpr size_t kMaxKeys = 32;
+
+  void Check(int code, const char* what) const {
+    if (code != 0) {
+      throw std::runtime_error(def_->name + " " + what + " returned error code " +
+                               std::to_string(code));
+    }
+  }
+
+  std::shared_ptr<const FunctionEnvDef> def_;
+  std::vector<char> options_;
+  std::vector<uint64_t> state_;  // 8-byte aligned
+  size_t num_keys_ = 0;
+};
+
+// The random-number functions a function env calls with its `rng` pointer (C ABI, so Numba
+// can call them from nopython code). They draw from the env's own NumpyGenerator, so a
+// Python-authored env makes exactly the draws a Gymnasium env would make.
+extern "C" {
+inline double envfleet_rng_random(void* rng) { return static_cast<NumpyGenerator*>(rng)->Random(); }
+inline double envfleet_rng_uniform(void* rng, double low, double high) {
+  return static_cast<NumpyGenerator*>(rng)->Uniform(low, high);
+}
+inline int64_t envfleet_rng_integers(void* rng, int64_t low, int64_t high) {
+  return static_cast<NumpyGenerator*>(rng)->Integers(low, high);
+}
+}
+
+}  // namespace envfleet
+
+#endif  // ENVFLEET_CORE_FUNCTION_ENV_H_
