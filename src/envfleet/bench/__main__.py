@@ -21,7 +21,7 @@ from envfleet.bench.runner import BenchConfig, CellError, run
 
 # Full-run timing defaults, and the quick run's (which must finish in ~2-3 min on 2 cores).
 _FULL = {"rounds": 3, "windows": 5, "window_s": 0.5, "warmup_s": 0.5}
-_QUICK = {"rounds": 2, "windows": 3, "window_s": 0.2, "warmup_s": 0.2}
+_QUICK = {"rounds": 3, "windows": 3, "window_s": 0.2, "warmup_s": 0.2}
 
 
 def _int_list(text: str) -> list[int]:
@@ -64,7 +64,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--async-factor", type=int, default=2, help="async pools hold this many x batch_size envs"
     )
     parser.add_argument("--quick", action="store_true", help="a short grid (~2-3 min on 2 cores)")
-    parser.add_argument("--rounds", type=int, help="fresh processes per cell, interleaved [3; 2]")
+    parser.add_argument("--rounds", type=int, help="fresh processes per cell, interleaved [3]")
     parser.add_argument("--windows", type=int, help="timed windows per process [5; 3]")
     parser.add_argument("--window", type=float, help="seconds per window [0.5; 0.2]")
     parser.add_argument("--warmup", type=float, help="warm-up seconds per process [0.5; 0.2]")
@@ -74,7 +74,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=True,
         help="also measure memory per env and make() time (envfleet vs envpool) [on]",
     )
-    parser.add_argument("--rss-envs", type=int, default=1024, help="pool size for memory per env")
+    parser.add_argument(
+        "--rss-envs",
+        type=int,
+        nargs=2,
+        default=[1024, 8192],
+        metavar=("SMALL", "LARGE"),
+        help="memory per env = RSS growth difference of these two pool sizes / their "
+        "difference [1024 8192]",
+    )
     parser.add_argument("--startup-envs", type=int, default=64, help="pool size for make() time")
     parser.add_argument(
         "--gymnasium-async-max-envs",
@@ -101,6 +109,8 @@ def config_from_args(args: argparse.Namespace) -> BenchConfig:
     unknown = [e for e in executors if e not in EXECUTORS]
     if unknown or not executors:
         raise ValueError(f"unknown executors {unknown}; choose from {', '.join(EXECUTORS)}")
+    if len(set(args.rss_envs)) != 2 or min(args.rss_envs) < 1:
+        raise ValueError("--rss-envs takes two different positive pool sizes")
     if args.async_factor < 2:
         raise ValueError("--async-factor must be at least 2 (an async pool needs spare envs)")
     timing = dict(_QUICK if args.quick else _FULL)
@@ -121,7 +131,7 @@ def config_from_args(args: argparse.Namespace) -> BenchConfig:
         threads=[],
         async_factor=args.async_factor,
         extras=args.extras,
-        rss_envs=args.rss_envs,
+        rss_envs=(min(args.rss_envs), max(args.rss_envs)),
         startup_envs=args.startup_envs,
         gymnasium_async_max_envs=args.gymnasium_async_max_envs,
         seed=args.seed,

@@ -54,7 +54,7 @@ class BenchConfig:
     window_s: float = 0.5
     warmup_s: float = 0.5
     extras: bool = True
-    rss_envs: int = 1024
+    rss_envs: tuple[int, int] = (1024, 8192)  # memory per env: the slope between these sizes
     startup_envs: int = 64
     gymnasium_async_max_envs: int = 64
     seed: int = 0
@@ -234,8 +234,8 @@ def _extra_jobs(config: BenchConfig, executors: list[str]) -> list[tuple[str, di
     """The memory and start-up measurements: envfleet and EnvPool, alternating, in rounds.
 
     EnvPool takes part when an EnvPool executor survived the probe (it is importable and has
-    the task). Memory per env compares a pool of ``rss_envs`` envs with a pool of 1, each in
-    its own process, each against its own baseline taken after imports.
+    the task). Memory per env compares pools of the two sizes ``rss_envs``, each in its own
+    process, each against its own baseline taken after imports.
     """
     if not config.extras:
         return []
@@ -252,8 +252,8 @@ def _extra_jobs(config: BenchConfig, executors: list[str]) -> list[tuple[str, di
 
     for round_index in range(config.rounds):
         for library in libraries:
-            add("rss", library, 1, round_index)
-            add("rss", library, config.rss_envs, round_index)
+            for num_envs in config.rss_envs:
+                add("rss", library, num_envs, round_index)
         for library in libraries:
             add("startup", library, config.startup_envs, round_index)
     return jobs

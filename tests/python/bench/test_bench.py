@@ -1,0 +1,154 @@
+"""``python -m envfleet.bench`` end to end on a tiny grid, plus its planning and executors.
+
+The end-to-end runs go through a subprocess, exactly as a user would start the tool, with
+windows of 0.05 s: they check that every file is written with the expected fields, never how
+fast anything is (a shared CI machine makes timing assertions meaningless).
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import envfleet
+from envfleet.bench.executors import EXECUTORS, build, make_actions
+from envfleet.bench.plan import make_cells
+from envfleet.bench.report import SUMMARY_COLUMNS, WINDOW_COLUMNS
+
+_PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(envfleet.__file__)))
+TINY = ["--num-envs", "2", "--num-threads", "1", "--rounds", "1", "--windows", "2"]
+TINY += ["--window", "0.05", "--warmup", "0.05", "--no-progress"]
+
+
+def run_bench(args: list[str], extra_path: str | None = None, timeout: float = 120):
+    """Runs ``python -m envfleet.bench args`` in a fresh interpreter; returns the process."""
+    env = dict(os.environ)
+    paths = [_PACKAGE_ROOT] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    if extra_path:
+        paths.insert(0, extra_path)
+    env["PYTHONPATH"] = os.pathsep.join(paths)
+    return subprocess.run(
+        [sys.executable, "-m", "envfleet.bench", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+    )
+
+
+def test_tiny_grid_writes_every_file(tmp_path):
+    out = tmp_path / "out"
+    executors = "envfleet-sync,envfleet-async,gymnasium-sync,python-loop"
+    extras = ["--rss-envs", "4", "16", "--startup-envs", "4"]
+    proc = run_bench([*TINY, "--executors", executors, *extras, "--out", str(out)])
+    assert proc.returncode == 0, proc.stderr[-4000:]
+
+    doc = json.loads((out / "results.json").read_text())
+    for key in ("config", "meta", "cells", "limit", "summary", "extras", "windows", "notes"):
+        assert key in doc
+    assert doc["config"]["task"] == "CartPole-v1"
+    assert doc["limit"]["steps_per_s_per_thread"] > 0
+    assert doc["meta"]["affinity"] and doc["meta"]["versions"]["envfleet"]
+
+    assert sorted(r["executor"] for r in doc["summary"]) == sorted(executors.split(","))
+    for row in doc["summary"]:
+        assert row["median"] > 0 and row["min"] <= row["median"] <= row["max"]
+        assert row["limit"] > 0 and row["fraction_of_limit"] > 0
+        assert row["windows"] == 2 and row["cores_busy"] >= 0
+    async_row = next(r for r in doc["summary"] if r["executor"] == "envfleet-async")
+    assert async_row["batch_size"] == 2 and async_row["num_envs"] == 4
+
+    throughput = [w for w in doc["windows"] if w["kind"] == "throughput"]
+    assert len(throughput) == 4 * 2
+    assert all(w["steps"] == w["calls"] * w["batch_size"] for w in throughput)
+    assert any(w["kind"] == "raw" for w in doc["windows"])
+
+    extras = doc["extras"]
+    assert set(extras["startup_seconds"]) == {"envfleet"}
+    assert extras["startup_seconds"]["envfleet"]["make_s"] > 0
+    assert "envfleet" in extras["memory_per_env_bytes"]
+
+    with open(out / "windows.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert list(rows[0]) == WINDOW_COLUMNS and len(rows) == len(doc["windows"])
+    with open(out / "summary.csv", newline="") as f:
+        assert list(csv.DictReader(f).fieldnames or []) == SUMMARY_COLUMNS
+    table = (out / "table.txt").read_text()
+    assert all(name in table and name in proc.stdout for name in executors.split(","))
+
+    if importlib.util.find_spec("matplotlib") is not None:
+        assert (out / "steps_per_s.png").stat().st_size > 0
+    else:
+        assert any("matplotlib" in note for note in doc["notes"])
+
+
+def test_missing_libraries_become_notes(tmp_path):
+    """No envpool, no matplotlib, a task Gymnasium lacks: skipped with notes, still exit 0."""
+    shadow = tmp_path / "shadow"
+    for name in ("envpool", "matplotlib"):
+        (shadow / name).mkdir(parents=True)
+        (shadow / name / "__init__.py").write_text(f"raise ImportError('no {name} here')\n")
+    out = tmp_path / "out"
+    args = [*TINY, "--task", "Counting-v0", "--no-extras", "--out", str(out)]
+    args += ["--executors", "envfleet-sync,envpool-sync,gymnasium-sync"]
+    proc = run_bench(args, extra_path=str(shadow))
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    doc = json.loads((out / "results.json").read_text())
+    notes = "\n".join(doc["notes"])
+    assert "envpool-sync skipped: envpool is not importable" in notes
+    assert "gymnasium-sync skipped: Gymnasium has no task 'Counting-v0'" in notes
+    assert "matplotlib is not installed" in notes
+    assert not (out / "steps_per_s.png").exists()
+    assert [r["executor"] for r in doc["summary"]] == ["envfleet-sync"]
+    assert "note: envpool-sync skipped" in proc.stdout
+
+
+def test_bad_arguments_exit_2(tmp_path):
+    proc = run_bench(["--task", "NoSuchTask-v0", "--out", str(tmp_path)], timeout=60)
+    assert proc.returncode == 2 and "unknown task" in proc.stderr
+    proc = run_bench(["--executors", "envfleet-turbo", "--out", str(tmp_path)], timeout=60)
+    assert proc.returncode == 2 and "unknown executors" in proc.stderr
+
+
+def test_cells_collapse_and_cap():
+    cells, notes = make_cells(
+        list(EXECUTORS), [1, 128], [1, 2], cores=2, async_factor=2, gymnasium_async_max_envs=64
+    )
+    keys = [c.key for c in cells]
+    assert len(keys) == len(set(keys))
+    # A pool of one env gets one thread: the t=1 and t=2 grid points are one cell.
+    assert [c.num_threads for c in cells if c.executor == "envfleet-sync" and c.num_envs == 1] == [
+        1
+    ]
+    # The async pool of batch 1 has 2 envs, so both thread counts are distinct cells.
+    assert sorted(
+        c.num_threads for c in cells if c.executor == "envfleet-async" and c.batch_size == 1
+    ) == [1, 2]
+    assert not [c for c in cells if c.executor == "gymnasium-async" and c.num_envs > 64]
+    assert any("gymnasium-async skipped" in n for n in notes)
+    limits = {(c.executor, c.batch_size, c.num_threads): c.usable_cores for c in cells}
+    assert limits[("envfleet-sync", 128, 2)] == 2
+    assert limits[("python-loop", 128, None)] == 1
+    assert limits[("gymnasium-async", 1, None)] == 1
+
+
+@pytest.mark.parametrize("name", ["envfleet-sync", "envfleet-async", "python-loop"])
+def test_executor_counts_batch_rows(name):
+    info = EXECUTORS[name]
+    batch = 3
+    num_envs = 2 * batch if info.mode == "async" else batch
+    actions = make_actions("CartPole-v1", batch, 4, seed=0)
+    assert actions.shape == (4, batch)
+    np_again = make_actions("CartPole-v1", batch, 4, seed=0)
+    assert (actions == np_again).all()  # the same stream for every executor
+    executor = build(name, "CartPole-v1", num_envs, batch, 1, 0, actions)
+    try:
+        assert executor.run(50) == 50 * batch  # through several episode ends
+    finally:
+        executor.close()
