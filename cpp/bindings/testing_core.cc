@@ -27,11 +27,14 @@ std::vector<int> ActionQueueStress(int num_consumers, int num_items, int burst, 
     std::vector<std::thread> consumers;
     for (int c = 0; c < num_consumers; ++c) {
       consumers.emplace_back([&] {
+        WorkItem items[ActionQueue::kMaxChunk];
         while (true) {
-          WorkItem item = queue.Take();
-          if (item.env_id < 0) return;
-          taken[static_cast<size_t>(item.env_id)].fetch_add(1);
-          done.fetch_add(1);
+          const int32_t count = queue.Take(items, num_consumers + 1);
+          for (int32_t i = 0; i < count; ++i) {
+            if (items[i].env_id < 0) return;
+            taken[static_cast<size_t>(items[i].env_id)].fetch_add(1);
+            done.fetch_add(1);
+          }
         }
       });
     }
@@ -40,20 +43,26 @@ std::vector<int> ActionQueueStress(int num_consumers, int num_items, int burst, 
       const int mine = std::min(reserve, count);
       for (int i = 0; i < count; ++i) queue.Push({start + i, false, -1});
       queue.Announce(count - mine);
-      for (int i = 0; i < mine; ++i) {
-        WorkItem item = queue.TakeUnannounced();
-        taken[static_cast<size_t>(item.env_id)].fetch_add(1);
-        done.fetch_add(1);
+      WorkItem items[ActionQueue::kMaxChunk];
+      for (int i = 0; i < mine;) {
+        const int32_t chunk = std::min<int32_t>(mine - i, ActionQueue::kMaxChunk);
+        queue.TakeUnannounced(items, chunk);
+        for (int32_t j = 0; j < chunk; ++j) {
+          taken[static_cast<size_t>(items[j].env_id)].fetch_add(1);
+          done.fetch_add(1);
+        }
+        i += chunk;
       }
       // Like the pool, never have more than one burst outstanding.
       while (done.load() < start + count) {
-        WorkItem item;
-        if (queue.TryTake(&item)) {
-          taken[static_cast<size_t>(item.env_id)].fetch_add(1);
+        const int32_t got = queue.TryTake(items, num_consumers + 1);
+        for (int32_t j = 0; j < got; ++j) {
+          taken[static_cast<size_t>(items[j].env_id)].fetch_add(1);
           done.fetch_add(1);
         }
       }
     }
+    queue.BeginStop();
     for (int c = 0; c < num_consumers; ++c) queue.Push({-1, false, -1});
     queue.Announce(num_consumers);
     for (auto& t : consumers) t.join();

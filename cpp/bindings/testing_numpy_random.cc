@@ -33,6 +33,8 @@ nb::list NumpyGeneratorDraws(uint64_t seed, nb::list program) {
       out.append(nb::int_(rng.Integers(ArgToInt64(step[1]), ArgToInt64(step[2]))));
     } else if (std::strcmp(kind, "choice_index") == 0) {
       out.append(nb::int_(rng.ChoiceIndex(ArgToInt64(step[1]))));
+    } else if (std::strcmp(kind, "standard_normal") == 0) {
+      out.append(nb::float_(rng.StandardNormal()));
     } else if (std::strcmp(kind, "uint32") == 0) {
       out.append(nb::int_(rng.NextUint32()));
     } else if (std::strcmp(kind, "uint64") == 0) {
@@ -53,7 +55,8 @@ void BindNumpyRandomTesting(nanobind::module_& m) {
                 "-> list[int | float]"),
         "Seeds envfleet::NumpyGenerator like gymnasium.utils.seeding.np_random(seed) and runs\n"
         "`program`: (kind, a, b) with kind in random, uniform(a, b), integers(a, b),\n"
-        "choice_index(a), uint32, uint64. Integer kinds return int, the rest float.");
+        "choice_index(a), standard_normal, uint32, uint64. Integer kinds return int, the\n"
+        "rest float.");
 }
 
 }  // namespace envfleet

@@ -44,19 +44,34 @@ class ActionQueue {
 
   void Announce(int64_t n) { announced_.Post(static_cast<int32_t>(n)); }
 
-  // Workers: block until an announced item exists, then take it.
-  WorkItem Take() {
-    announced_.Wait();
-    return Pop();
+  // Taking items in chunks (a fair share of what is announced, at most kMaxChunk) costs one
+  // contended atomic operation per chunk instead of two per item.
+  static constexpr int32_t kMaxChunk = 32;
+
+  // Workers: block until announced items exist, then take a chunk of them into `items`.
+  // `takers` is how many threads share the work (the fair-share divisor).
+  int32_t Take(WorkItem* items, int32_t takers) {
+    int32_t count = announced_.WaitSome(kMaxChunk, takers);
+    if (count > 1 && stopping_.load(std::memory_order_seq_cst)) {
+      // Closing: exit items are queued last, one per worker; take one item at a time so no
+      // worker swallows another's exit item.
+      announced_.Post(count - 1);
+      count = 1;
+    }
+    PopInto(items, count);
+    return count;
   }
-  // The waiting caller: take an announced item if one is there right now.
-  bool TryTake(WorkItem* item) {
-    if (!announced_.TryWait()) return false;
-    *item = Pop();
-    return true;
+  // The waiting caller: take a chunk of announced items if there are any right now.
+  int32_t TryTake(WorkItem* items, int32_t takers) {
+    const int32_t count = announced_.TryWaitSome(kMaxChunk, takers);
+    PopInto(items, count);
+    return count;
   }
-  // The caller: take an item it pushed but chose not to announce.
-  WorkItem TakeUnannounced() { return Pop(); }
+  // The caller: take `count` items it pushed but chose not to announce.
+  void TakeUnannounced(WorkItem* items, int32_t count) { PopInto(items, count); }
+
+  // Called before the exit items are pushed.
+  void BeginStop() { stopping_.store(true, std::memory_order_seq_cst); }
 
  private:
   struct alignas(64) Cell {
@@ -64,13 +79,16 @@ class ActionQueue {
     WorkItem item;
   };
 
-  WorkItem Pop() {
-    size_t pos = head_.fetch_add(1, std::memory_order_relaxed);
-    Cell& cell = cells_[pos & (capacity_ - 1)];
-    while (cell.sequence.load(std::memory_order_acquire) != pos + 1) ENVFLEET_CPU_RELAX();
-    WorkItem item = cell.item;
-    cell.sequence.store(pos + capacity_, std::memory_order_release);
-    return item;
+  void PopInto(WorkItem* items, int32_t count) {
+    if (count <= 0) return;
+    const size_t first = head_.fetch_add(static_cast<size_t>(count), std::memory_order_relaxed);
+    for (int32_t i = 0; i < count; ++i) {
+      const size_t pos = first + static_cast<size_t>(i);
+      Cell& cell = cells_[pos & (capacity_ - 1)];
+      while (cell.sequence.load(std::memory_order_acquire) != pos + 1) ENVFLEET_CPU_RELAX();
+      items[i] = cell.item;
+      cell.sequence.store(pos + capacity_, std::memory_order_release);
+    }
   }
 
   size_t capacity_;
@@ -78,6 +96,7 @@ class ActionQueue {
   alignas(64) size_t tail_ = 0;
   alignas(64) std::atomic<size_t> head_{0};
   Semaphore announced_;
+  std::atomic<bool> stopping_{false};
 };
 
 }  // namespace envfleet

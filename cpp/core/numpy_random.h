@@ -7,7 +7,10 @@
 #ifndef ENVFLEET_CORE_NUMPY_RANDOM_H_
 #define ENVFLEET_CORE_NUMPY_RANDOM_H_
 
+#include <cmath>
 #include <cstdint>
+
+#include "core/numpy_ziggurat_constants.h"
 
 namespace envfleet {
 
@@ -150,6 +153,40 @@ class NumpyGenerator {
   // computes range = high - low elementwise first, so call this once per element, in order.
   double Uniform(double low, double high) {
     return numpy_random_internal::MulAddUnfused(low, high - low, Random());
+  }
+
+  // Generator.standard_normal(): random_standard_normal, numpy's 256-row ziggurat
+  // (numpy/random/src/distributions/distributions.c). Each try takes one 64-bit draw: the low
+  // 8 bits pick the row, the next bit is the sign and the 52 above it the magnitude. About 1%
+  // of tries fall outside the row's rectangle and take one more next_double (wedge test
+  // against exp) or, in the base row, two per tail try (log1p), exactly as numpy draws them.
+  // Generator.standard_normal(n) is n calls in order (random_standard_normal_fill).
+  double StandardNormal() {
+    using namespace numpy_random_internal;
+    for (;;) {
+      const uint64_t draw = NextUint64();
+      const int idx = static_cast<int>(draw & 0xff);
+      const uint64_t r = draw >> 8;
+      const bool negative = (r & 0x1) != 0;
+      const uint64_t rabs = (r >> 1) & 0x000fffffffffffffull;
+      double x = static_cast<double>(rabs) * kZigguratWi[idx];
+      if (negative) x = -x;
+      if (rabs < kZigguratKi[idx]) return x;  // the rectangle: 99.3% of draws
+      if (idx == 0) {
+        // The tail beyond r, Marsaglia's method; 1 - U avoids log(0) (numpy GH 13361).
+        for (;;) {
+          const double xx = -kZigguratNorInvR * std::log1p(-Random());
+          const double yy = -std::log1p(-Random());
+          if (yy + yy > xx * xx) {
+            return ((rabs >> 8) & 0x1) != 0 ? -(kZigguratNorR + xx) : kZigguratNorR + xx;
+          }
+        }
+      }
+      // The wedge: accept if a uniform point under the row's top lies under the density.
+      const double fy = MulAddUnfused(kZigguratFi[idx], kZigguratFi[idx - 1] - kZigguratFi[idx],
+                                      Random());
+      if (fy < std::exp(-0.5 * x * x)) return x;
+    }
   }
 
   // Generator.integers(low, high) with dtype=int64, endpoint=False: random_bounded_uint64_fill

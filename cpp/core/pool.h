@@ -72,6 +72,7 @@ class Pool {
       block->Prepare(0);
       ring_[i].store(block, std::memory_order_relaxed);
     }
+    takers_ = options_.num_threads + 1;  // the workers and the waiting caller
     workers_ = std::make_unique<ThreadPool>(options_.num_threads, options_.thread_affinity_offset,
                                             [this] { WorkerLoop(); });
   }
@@ -143,12 +144,18 @@ class Pool {
   // Steps the envs reserved for the caller, helps with announced ones while the head block is
   // incomplete, then waits for it. Returns the head block, complete.
   Block* Wait() {
-    for (; reserved_ > 0; --reserved_) Process(queue_.TakeUnannounced());
+    WorkItem items[ActionQueue::kMaxChunk];
+    while (reserved_ > 0) {
+      const int32_t count = static_cast<int32_t>(
+          reserved_ < ActionQueue::kMaxChunk ? reserved_ : ActionQueue::kMaxChunk);
+      queue_.TakeUnannounced(items, count);
+      ProcessChunk(items, count);
+      reserved_ -= count;
+    }
     Block* head = Head();
     while (!head->ready.TryWait()) {
-      WorkItem item;
-      if (queue_.TryTake(&item)) {
-        Process(item);
+      if (const int32_t count = queue_.TryTake(items, takers_)) {
+        ProcessChunk(items, count);
       } else {
         head->ready.Wait();
         break;
@@ -184,6 +191,7 @@ class Pool {
   void Close() {
     if (closed_) return;
     closed_ = true;
+    queue_.BeginStop();
     for (int t = 0; t < workers_->size(); ++t) queue_.Push({-1, false, -1});
     queue_.Announce(workers_->size());
     workers_->Join();
@@ -223,16 +231,36 @@ class Pool {
   }
 
   void WorkerLoop() {
+    WorkItem items[ActionQueue::kMaxChunk];
     while (true) {
-      WorkItem item = queue_.Take();
-      if (item.env_id < 0) return;
-      Process(item);
+      const int32_t count = queue_.Take(items, takers_);
+      if (items[count - 1].env_id < 0) {  // the exit item comes alone (see ActionQueue::Take)
+        return;
+      }
+      ProcessChunk(items, count);
     }
   }
 
-  // Runs one env one step (or reset) and writes its result. Never throws: an env's exception
-  // is recorded in the block and re-raised by Deliver() in the Python thread.
-  void Process(const WorkItem& item) {
+  // Runs a chunk of items, counting finished rows per block so that each block's counter is
+  // touched once per chunk rather than once per env.
+  void ProcessChunk(const WorkItem* items, int32_t count) {
+    Block* block = nullptr;
+    int64_t rows = 0;
+    for (int32_t i = 0; i < count; ++i) {
+      Block* written = Process(items[i]);
+      if (written != block) {
+        if (block != nullptr) Complete(block, rows);
+        block = written;
+        rows = 0;
+      }
+      ++rows;
+    }
+    if (block != nullptr) Complete(block, rows);
+  }
+
+  // Runs one env one step (or reset) and writes its result; returns the block written. Never
+  // throws: an env's exception is recorded in the block and raised by the Python thread.
+  Block* Process(const WorkItem& item) {
     EnvRecord& record = envs_[item.env_id];
     Env& env = *record.env;
     Block* block = nullptr;
@@ -277,7 +305,7 @@ class Pool {
     } catch (...) {
       Fail(item, &block, &row, "unknown C++ exception");
     }
-    Complete(block);
+    return block;
   }
 
   void Claim(const WorkItem& item, Block** block, int64_t* row) {
@@ -298,8 +326,9 @@ class Pool {
     }
   }
 
-  void Complete(Block* block) {
-    if (block->written.fetch_add(1, std::memory_order_acq_rel) + 1 == options_.batch_size) {
+  void Complete(Block* block, int64_t rows) {
+    if (block->written.fetch_add(rows, std::memory_order_acq_rel) + rows ==
+        options_.batch_size) {
       block->ready.Post();
     }
   }
@@ -322,6 +351,7 @@ class Pool {
   int64_t pending_ = 0;           // envs sent and not yet delivered
   int64_t reserved_ = 0;          // queued items the caller promised to step itself
   bool closed_ = false;
+  int32_t takers_ = 2;
   std::unique_ptr<ThreadPool> workers_;
 };
 

@@ -40,22 +40,37 @@ class Semaphore {
     return false;
   }
 
-  void Wait() {
+  // Takes between 1 and `most` permits if any are there: count / `share` of them, so that
+  // `share` takers splitting a burst each get a fair part with one atomic operation.
+  int32_t TryWaitSome(int32_t most, int32_t share) {
+    int32_t count = count_.load(std::memory_order_relaxed);
+    while (count > 0) {
+      int32_t take = count / share;
+      take = take < 1 ? 1 : (take > most ? most : take);
+      if (count_.compare_exchange_weak(count, count - take, std::memory_order_acquire,
+                                       std::memory_order_relaxed)) {
+        return take;
+      }
+    }
+    return 0;
+  }
+
+  void Wait() { WaitSome(1, 1); }
+
+  // Blocks until at least one permit is there, then takes as TryWaitSome does.
+  int32_t WaitSome(int32_t most, int32_t share) {
     while (true) {
       for (int i = 0; i < spin_; ++i) {
-        if (TryWait()) return;
+        if (int32_t taken = TryWaitSome(most, share)) return taken;
         ENVFLEET_CPU_RELAX();
       }
       // Announce the sleep, then sleep only while the count is still zero; a Post between
       // the two either is seen by the check or sees the sleeper (both are seq_cst).
       sleepers_.fetch_add(1, std::memory_order_seq_cst);
-      if (!TryWait()) {
-        count_.wait(0, std::memory_order_seq_cst);
-        sleepers_.fetch_sub(1, std::memory_order_relaxed);
-        continue;
-      }
+      int32_t taken = TryWaitSome(most, share);
+      if (taken == 0) count_.wait(0, std::memory_order_seq_cst);
       sleepers_.fetch_sub(1, std::memory_order_relaxed);
-      return;
+      if (taken) return taken;
     }
   }
 
