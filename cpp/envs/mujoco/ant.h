@@ -99,7 +99,6 @@ class AntEnv : public MujocoEnv {
       contact_first_body_ = 1;  // contact_forces[1:]
     }
     forces_.resize(6 * static_cast<size_t>(model_->nbody));
-    squares_.resize(forces_.size());
     DeclareInfo(Info(version));
     x_position_ = InfoSlot("x_position");
     y_position_ = InfoSlot("y_position");
@@ -150,8 +149,8 @@ class AntEnv : public MujocoEnv {
     }
     const double rewards = forward_reward + healthy_reward;
     if (contact_in_reward_) {
-      contact_cost = contact_cost_weight_ * NumpySum(squares_.data(),
-                                                     static_cast<int64_t>(squares_.size()));
+      contact_cost = contact_cost_weight_ *
+                     NumpySumOfSquares(forces_.data(), static_cast<int64_t>(forces_.size()));
       // costs = ctrl_cost + contact_cost, float32 promoted to float64
       reward_ = rewards - (static_cast<double>(ctrl_cost) + contact_cost);
     } else {
@@ -199,14 +198,10 @@ class AntEnv : public MujocoEnv {
     return StateFinite() && healthy_z_range_.first <= z && z <= healthy_z_range_.second;
   }
 
-  // contact_forces = np.clip(cfrc_ext, min, max), kept for the observation, and their
-  // squares for contact_cost = weight * np.sum(np.square(contact_forces)).
+  // contact_forces = np.clip(cfrc_ext, min, max), for the observation and the contact cost.
   void ClipContactForces() {
     const double low = contact_force_range_.first, high = contact_force_range_.second;
-    for (size_t i = 0; i < forces_.size(); ++i) {
-      forces_[i] = Clip(data_->cfrc_ext[i], low, high);
-      squares_[i] = forces_[i] * forces_[i];
-    }
+    for (size_t i = 0; i < forces_.size(); ++i) forces_[i] = Clip(data_->cfrc_ext[i], low, high);
   }
 
   double forward_reward_weight_, ctrl_cost_weight_, contact_cost_weight_, healthy_reward_;
@@ -217,7 +212,7 @@ class AntEnv : public MujocoEnv {
   int main_body_ = 1;
   bool contact_in_obs_ = false, contact_in_reward_ = false;
   size_t contact_first_body_ = 1;
-  std::vector<double> forces_, squares_;
+  std::vector<double> forces_;
   int x_position_, y_position_, distance_, x_velocity_, y_velocity_, reward_forward_,
       reward_ctrl_, reward_contact_, reward_survive_, forward_reward_;
 };

@@ -103,7 +103,9 @@ inline ModelPtr LoadModel(const Config& config) { return LoadModel(ModelPath(con
 
 inline int BodyId(const mjModel* m, const char* name) {
   const int id = mj_name2id(m, mjOBJ_BODY, name);
-  if (id < 0) throw std::invalid_argument(std::string("the model has no body named '") + name + "'");
+  if (id < 0) {
+    throw std::invalid_argument(std::string("the model has no body named '") + name + "'");
+  }
   return id;
 }
 
@@ -120,47 +122,47 @@ inline std::pair<double, double> RangeOption(const Config& config, const std::st
 }
 
 // ---- NumPy's arithmetic, where the references use it ----------------------------------------
+// Each product and sum below is rounded on its own, as in NumPy: _core is compiled with
+// -ffp-contract=off (CMakeLists.txt), so no multiply-add is fused.
 
-// np.sum / ndarray.sum of a contiguous 1-D float32 or float64 array: the add reduction starts
-// from the identity 0 and adds pairwise_sum (numpy/_core/src/umath/loops_utils.h.src): below
-// 8 elements a plain loop, up to 128 eight accumulators combined as a tree, above that two
-// halves split at a multiple of 8. float32 accumulates in float32, as NumPy does.
-template <typename T>
-T PairwiseSum(const T* a, int64_t n) {
+// np.sum / ndarray.sum of a contiguous float32 or float64 array of n values, value(i) being
+// the i-th: the add reduction starts from the identity 0 and adds pairwise_sum
+// (numpy/_core/src/umath/loops_utils.h.src): below 8 values a plain loop, up to 128 eight
+// accumulators combined as a tree, above that two halves split at a multiple of 8. float32
+// accumulates in float32, as NumPy does.
+template <typename T, typename F>
+T PairwiseSum(const F& value, int64_t begin, int64_t n) {
   if (n < 8) {
     T res = 0;
-    for (int64_t i = 0; i < n; ++i) res += a[i];
+    for (int64_t i = 0; i < n; ++i) res += value(begin + i);
     return res;
   }
   if (n <= 128) {
     T r[8];
-    for (int j = 0; j < 8; ++j) r[j] = a[j];
+    for (int j = 0; j < 8; ++j) r[j] = value(begin + j);
     int64_t i = 8;
     for (; i < n - (n % 8); i += 8) {
-      for (int j = 0; j < 8; ++j) r[j] += a[i + j];
+      for (int j = 0; j < 8; ++j) r[j] += value(begin + i + j);
     }
     T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-    for (; i < n; ++i) res += a[i];
+    for (; i < n; ++i) res += value(begin + i);
     return res;
   }
   int64_t n2 = n / 2;
   n2 -= n2 % 8;
-  return PairwiseSum(a, n2) + PairwiseSum(a + n2, n - n2);
+  return PairwiseSum<T>(value, begin, n2) + PairwiseSum<T>(value, begin + n2, n - n2);
 }
 
+// np.sum(a).
 template <typename T>
 T NumpySum(const T* a, int64_t n) {
-  return T(0) + PairwiseSum(a, n);
+  return T(0) + PairwiseSum<T>([a](int64_t i) { return a[i]; }, 0, n);
 }
 
-// np.sum(np.square(a)) for up to kMaxSquares elements (square first, into a temporary).
+// np.sum(np.square(a)): each square rounded to T, then summed as above.
 template <typename T>
 T NumpySumOfSquares(const T* a, int64_t n) {
-  constexpr int64_t kMaxSquares = 1024;
-  if (n > kMaxSquares) throw std::logic_error("NumpySumOfSquares: array too long");
-  T squares[kMaxSquares];
-  for (int64_t i = 0; i < n; ++i) squares[i] = a[i] * a[i];
-  return NumpySum(squares, n);
+  return T(0) + PairwiseSum<T>([a](int64_t i) -> T { return a[i] * a[i]; }, 0, n);
 }
 
 // np.clip(x, low, high) on float64: NaN stays NaN.

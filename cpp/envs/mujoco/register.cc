@@ -5,7 +5,12 @@
 
 #include "envs/mujoco/ant.h"
 #include "envs/mujoco/half_cheetah.h"
+#include "envs/mujoco/hopper_walker2d.h"
+#include "envs/mujoco/humanoid.h"
+#include "envs/mujoco/inverted_pendulum.h"
 #include "envs/mujoco/mujoco_env.h"
+#include "envs/mujoco/reacher_pusher.h"
+#include "envs/mujoco/swimmer.h"
 #include "envs/registry.h"
 
 namespace envfleet {
@@ -36,6 +41,15 @@ void RegisterMujoco(EnvTypeMap& types) {
   mujoco::InstallMujocoHandlers();
   RegisterVersions<mujoco::AntEnv>(types, "Ant");
   RegisterVersions<mujoco::HalfCheetahEnv>(types, "HalfCheetah");
+  RegisterVersions<mujoco::HopperEnv>(types, "Hopper");
+  RegisterVersions<mujoco::Walker2dEnv>(types, "Walker2d");
+  RegisterVersions<mujoco::SwimmerEnv>(types, "Swimmer");
+  RegisterVersions<mujoco::HumanoidEnv>(types, "Humanoid");
+  RegisterVersions<mujoco::HumanoidStandupEnv>(types, "HumanoidStandup");
+  RegisterVersions<mujoco::InvertedPendulumEnv>(types, "InvertedPendulum");
+  RegisterVersions<mujoco::InvertedDoublePendulumEnv>(types, "InvertedDoublePendulum");
+  RegisterVersions<mujoco::ReacherEnv>(types, "Reacher");
+  RegisterVersions<mujoco::PusherEnv>(types, "Pusher");
 }
 
 }  // namespace envfleet

@@ -76,6 +76,8 @@ def run_numpy(seed, program):
             out.append(int(rng.integers(a, b)))
         elif kind == "choice_index":
             out.append(int(rng.choice(list(range(a)))))
+        elif kind == "standard_normal":
+            out.append(float(rng.standard_normal()))
         elif kind == "uint32":
             out.append(int(rng.integers(0, 2**32, dtype=np.uint32)))
         elif kind == "uint64":
@@ -239,6 +241,62 @@ def test_gymnasium_call_patterns(seed):
     assert len(got) == len(want)
     for i, (g, w) in enumerate(zip(got, want, strict=True)):
         assert repr(g) == repr(w), f"seed={seed} draw #{i} {program[i]}: C++ {g!r} != numpy {w!r}"
+
+
+# --- standard_normal: numpy's 256-row ziggurat (MuJoCo resets draw it). ---
+
+# numpy's ziggurat_nor_r: draws beyond it come from the tail algorithm (log1p).
+ZIGGURAT_R = 3.6541528853610087963519472518
+
+
+@pytest.mark.parametrize("seed", SPECIAL_SEEDS + RANDOM_SEEDS[:60])
+def test_standard_normal_stream(seed):
+    # numpy's vector form standard_normal(n) is n scalar draws in order.
+    want = numpy_rng(seed).standard_normal(3000)
+    got = draws(seed, [("standard_normal", 0.0, 0.0)] * 3000)
+    assert exact(got) == exact([float(x) for x in want]), f"seed={seed}"
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2**32 + 1])
+def test_standard_normal_rare_paths(seed):
+    # Enough draws that the wedge test (about 1% of tries: exp and one more uniform draw) and
+    # the base row's tail (about 3e-4 of tries: log1p and two uniform draws, repeated until
+    # accepted) are taken many times; every draw after one of them depends on how many raw
+    # draws it consumed.
+    n = 400_000
+    want = numpy_rng(seed).standard_normal(n)
+    got = np.array(draws(seed, [("standard_normal", 0.0, 0.0)] * n))
+    assert np.array_equal(got.view(np.uint64), want.view(np.uint64))
+    assert (np.abs(want) > ZIGGURAT_R).sum() >= 20  # the tail path was exercised
+    # The draws left the bit generator exactly where numpy's did.
+    rng = numpy_rng(seed)
+    rng.standard_normal(n)
+    program = [("standard_normal", 0.0, 0.0)] * n + [("uint64", 0.0, 0.0)] * 4
+    assert draws(seed, program)[n:] == [int(x) for x in rng.bit_generator.random_raw(4)]
+
+
+@pytest.mark.parametrize("seed", SPECIAL_SEEDS[:6] + RANDOM_SEEDS[:30])
+def test_standard_normal_mixed(seed):
+    # standard_normal draws 64-bit values only: it neither uses nor clears the buffered uint32.
+    py_rng = random.Random(seed ^ 0xBEEF)
+    program = []
+    for entry in mixed_program(py_rng, 400):
+        program.append(entry)
+        if py_rng.random() < 0.4:
+            program.append(("standard_normal", 0.0, 0.0))
+    assert_same(seed, program)
+
+
+@pytest.mark.parametrize("seed", SPECIAL_SEEDS + RANDOM_SEEDS[:40])
+@pytest.mark.parametrize(("nq", "nv", "scale"), [(15, 14, 0.1), (9, 9, 0.1), (3, 3, 0.1)])
+def test_mujoco_reset_pattern(seed, nq, nv, scale):
+    # Gymnasium's Ant / HalfCheetah / InvertedDoublePendulum reset_model:
+    #   qpos = init_qpos + np_random.uniform(low=-s, high=s, size=nq)
+    #   qvel = init_qvel + s * np_random.standard_normal(nv)
+    rng, _ = seeding.np_random(seed)
+    want = list(rng.uniform(low=-scale, high=scale, size=nq)) + list(rng.standard_normal(nv))
+    program = [("uniform", -scale, scale)] * nq + [("standard_normal", 0.0, 0.0)] * nv
+    assert exact(draws(seed, program)) == exact([float(x) for x in want])
 
 
 def test_rejects_unknown_kind():

@@ -1,0 +1,564 @@
+"""MuJoCo tasks (Gymnasium 1.4.0, v4 and v5) against Gymnasium itself, step by step.
+
+Each alignment test runs ``envfleet.make(task_id, num_envs=3, seed=s)`` next to
+``gymnasium.make_vec(task_id, 3, vectorization_mode="sync")`` reset with ``seed=s`` (env i
+seeded with s + i on both sides, NEXT_STEP autoreset on both sides), feeds both the same
+float32 actions (some beyond the ctrlrange, which MuJoCo clamps while the control costs see
+them raw) and compares obs, reward, terminated, truncated and every info entry Gymnasium
+returns, at every step, across many episodes (terminations and time-limit truncations).
+
+Tolerance: none, the comparison is bit for bit. Both sides run the same libmujoco 4.0.0 with
+the same call sequence, and the ports replicate the NumPy arithmetic around it: the reset
+noise (our np_random twin, including standard_normal's ziggurat), NumPy's pairwise summation
+order in the costs, float32 control costs on float32 actions (NEP 50), einsum's order in
+Humanoid's mass centre, libm pow for scalar ``** 2``, libm sin/cos and BLAS ddot for norms.
+The last two are what NumPy does on this kind of machine; ``NUMPY_IS_LIBM`` checks it, and
+where a machine's NumPy uses its own float64 sin/cos or a fused ddot kernel (AVX-512 builds)
+the few values they produce (observations and info entries only, never fed back into the
+physics) are compared to 1e-12 relative instead. The check says which.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import math
+import os
+import sys
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from conftest import run_isolated
+
+import envfleet
+from envfleet import _core
+
+if "AntV5" not in _core.env_types():
+    pytest.skip("this build of envfleet has no MuJoCo family", allow_module_level=True)
+
+NUM_ENVS = 3
+
+# Gymnasium warns that every v4 task is out of date; they are still registered.
+pytestmark = pytest.mark.filterwarnings("ignore:.*is out of date")
+
+NAMES = [
+    "Ant",
+    "HalfCheetah",
+    "Hopper",
+    "Walker2d",
+    "Humanoid",
+    "HumanoidStandup",
+    "InvertedPendulum",
+    "InvertedDoublePendulum",
+    "Reacher",
+    "Pusher",
+    "Swimmer",
+]
+TASK_IDS = [f"{name}-v{v}" for name in NAMES for v in (4, 5)]
+
+
+def _numpy_is_libm() -> bool:
+    """NumPy's float64 sin/cos are libm's, and its norms of 2- and 3-vectors (BLAS ddot) are
+    left-to-right sums of separately rounded squares, on this machine."""
+    rng = np.random.default_rng(0)
+    x = rng.uniform(-4, 4, 20000)
+    if not np.array_equal(np.sin(x), [math.sin(v) for v in x]):
+        return False
+    if not np.array_equal(np.cos(x), [math.cos(v) for v in x]):
+        return False
+    for v in rng.normal(size=(2000, 3)):
+        if np.linalg.norm(v[:2]) != math.sqrt(v[0] * v[0] + v[1] * v[1]):
+            return False
+        if np.linalg.norm(v) != math.sqrt((v[0] * v[0] + v[1] * v[1]) + v[2] * v[2]):
+            return False
+    return True
+
+
+NUMPY_IS_LIBM = _numpy_is_libm()
+
+
+def assert_same(what, ours, ref):
+    ours, ref = np.asarray(ours, dtype=np.float64), np.asarray(ref, dtype=np.float64)
+    assert ours.shape == ref.shape, f"{what}: shape {ours.shape} != {ref.shape}"
+    if NUMPY_IS_LIBM:
+        np.testing.assert_array_equal(ours, ref, err_msg=what)
+    else:
+        np.testing.assert_allclose(ours, ref, rtol=1e-12, atol=1e-300, err_msg=what)
+
+
+class _RawInfo(gym.Wrapper):
+    """Keeps each sub-env's own info dict: SyncVectorEnv batches info values with the dtype
+    of the first env that reports the key (HumanoidStandup-v4's impact cost can be the int
+    10), and we compare against the values Gymnasium's env itself returned."""
+
+    def reset(self, **kwargs):
+        obs, self.raw = self.env.reset(**kwargs)
+        return obs, self.raw
+
+    def step(self, action):
+        *out, self.raw = self.env.step(action)
+        return (*out, self.raw)
+
+
+def make_reference(task_id, **kwargs):
+    return gym.make_vec(
+        task_id, num_envs=NUM_ENVS, vectorization_mode="sync", wrappers=[_RawInfo], **kwargs
+    )
+
+
+@pytest.fixture
+def allow_pusher_v4(monkeypatch):
+    """Gymnasium's Pusher-v4 refuses mujoco >= 3 (its published results came from mujoco 2;
+    Gymnasium issue #950). Its code runs unchanged on mujoco 4, which is what we compare."""
+    import mujoco
+
+    monkeypatch.setattr(mujoco, "__version__", "2.3.7")
+
+
+def assert_info_same(where, info, ref_envs, step_keys):
+    """Every key each of Gymnasium's envs returned, equal; ours has exactly the step keys."""
+    assert set(info) == step_keys | {"env_id", "elapsed_step"}, where
+    for i, env in enumerate(ref_envs):
+        for key, value in env.raw.items():
+            assert_same(f"info[{key!r}] env {i}, {where}", info[key][i], value)
+
+
+class Actions:
+    """Pre-drawn float32 actions: uniform over 1.2x the action box, so about a sixth of the
+    values lie outside the ctrlrange, plus exact bounds and zeros now and then."""
+
+    def __init__(self, space, steps, seed, num_envs=NUM_ENVS):
+        rng = np.random.default_rng(seed)
+        low, high = space.low.astype(np.float64), space.high.astype(np.float64)
+        mid, half = (low + high) / 2, (high - low) / 2
+        a = rng.uniform(mid - 1.2 * half, mid + 1.2 * half, (steps, num_envs, len(low)))
+        pick = rng.random(a.shape) < 0.05
+        bound = np.broadcast_to(high, a.shape)[pick]
+        a[pick] = rng.choice([0.0, -0.0, 1.0, -1.0], pick.sum()) * bound
+        self.values = a.astype(np.float32)
+
+    def __getitem__(self, t):
+        return self.values[t]
+
+
+def run_aligned(task_id, seed, steps, max_episode_steps=None, **options):
+    kwargs = dict(options)
+    if max_episode_steps is not None:
+        kwargs["max_episode_steps"] = max_episode_steps
+    ours = envfleet.make(task_id, num_envs=NUM_ENVS, seed=seed, **kwargs)
+    ref = make_reference(task_id, **kwargs)
+    counts = {"terminated": 0, "truncated": 0}
+    try:
+        assert ours.single_observation_space == ref.single_observation_space
+        assert ours.single_action_space == ref.single_action_space
+        step_keys = {key.name for key in ours.spec.info_keys}
+        obs, info = ours.reset()
+        ref_obs, _ = ref.reset(seed=seed)
+        assert obs.dtype == ref_obs.dtype == np.float64
+        assert_same(f"{task_id}: first reset obs", obs, ref_obs)
+        assert_info_same(f"{task_id}: first reset", info, ref.envs, step_keys)
+        actions = Actions(ref.single_action_space, steps, seed + 1)
+        seen_step_keys = set()
+        for t in range(steps):
+            action = actions[t]
+            obs, reward, terminated, truncated, info = ours.step(action)
+            ref_obs, ref_reward, ref_terminated, ref_truncated, _ = ref.step(action)
+            where = f"{task_id} seed={seed} step {t}"
+            assert_same(f"obs, {where}", obs, ref_obs)
+            assert reward.dtype == np.float64
+            np.testing.assert_array_equal(reward, ref_reward, err_msg=f"reward, {where}")
+            np.testing.assert_array_equal(terminated, ref_terminated, err_msg=where)
+            np.testing.assert_array_equal(truncated, ref_truncated, err_msg=where)
+            assert_info_same(where, info, ref.envs, step_keys)
+            for env in ref.envs:
+                if len(env.raw) > len(seen_step_keys):
+                    seen_step_keys = set(env.raw)
+            counts["terminated"] += int(terminated.sum())
+            counts["truncated"] += int(truncated.sum())
+        # Our info keys are exactly the keys Gymnasium's step returns.
+        assert seen_step_keys == step_keys, (seen_step_keys, step_keys)
+
+        # A second seeded reset re-seeds every env the same way on both sides.
+        obs, _ = ours.reset(seed=seed + 1000)
+        ref_obs, _ = ref.reset(seed=seed + 1000)
+        assert_same(f"{task_id}: reseeded reset", obs, ref_obs)
+        return counts
+    finally:
+        ours.close()
+        ref.close()
+
+
+# ---- 1. Every task id, with its registered defaults -----------------------------------------
+
+# name -> (steps, max_episode_steps or None (registered), fewest terminations). The limits
+# are short enough that episodes also end by truncation (with random actions Hopper falls
+# after 8 to 30 steps, Humanoid after 16 to 40, the pendulums after 3 to 10).
+ALIGNMENT = {
+    "Ant": (400, 40, 3),
+    "HalfCheetah": (300, 60, 0),
+    "Hopper": (300, 12, 5),
+    "Walker2d": (300, 13, 5),
+    "Humanoid": (250, 19, 3),
+    "HumanoidStandup": (200, 40, 0),
+    "InvertedPendulum": (300, 6, 10),
+    "InvertedDoublePendulum": (300, 5, 10),
+    "Reacher": (200, None, 0),
+    "Pusher": (300, None, 0),
+    "Swimmer": (300, 60, 0),
+}
+
+
+@pytest.mark.parametrize("task_id", TASK_IDS)
+def test_alignment(task_id, allow_pusher_v4):
+    steps, max_episode_steps, min_terminated = ALIGNMENT[task_id.split("-")[0]]
+    counts = run_aligned(task_id, 11, steps, max_episode_steps)
+    assert counts["terminated"] >= min_terminated, counts
+    assert counts["truncated"] >= NUM_ENVS, counts
+
+
+@pytest.mark.parametrize("task_id", ["Ant-v5", "HalfCheetah-v5", "Hopper-v5", "Humanoid-v5"])
+def test_alignment_other_seed(task_id):
+    steps, max_episode_steps, _ = ALIGNMENT[task_id.split("-")[0]]
+    run_aligned(task_id, 2**32 + 5, steps // 2, max_episode_steps)
+
+
+# ---- 2. Options -------------------------------------------------------------------------------
+
+OPTION_CASES = [
+    (
+        "HalfCheetah-v5",
+        {
+            "forward_reward_weight": 2.0,
+            "ctrl_cost_weight": 0.3,
+            "reset_noise_scale": 0.2,
+            "frame_skip": 3,
+            "exclude_current_positions_from_observation": False,
+        },
+    ),
+    (
+        "HalfCheetah-v4",
+        {"ctrl_cost_weight": 1, "exclude_current_positions_from_observation": False},
+    ),
+    (
+        "Ant-v5",
+        {
+            "include_cfrc_ext_in_observation": False,
+            "healthy_z_range": (0.3, 0.9),
+            "contact_force_range": (-0.5, 0.25),
+            "contact_cost_weight": 1e-2,
+            "healthy_reward": 2.0,
+            "exclude_current_positions_from_observation": False,
+        },
+    ),
+    (
+        "Ant-v5",
+        {
+            "terminate_when_unhealthy": False,
+            "main_body": 2,
+            "healthy_reward": -1.0,
+            "forward_reward_weight": 0.5,
+            "xml_file": "ant.xml",
+            "frame_skip": 4,
+        },
+    ),
+    ("Ant-v4", {"use_contact_forces": True, "healthy_z_range": (0.3, 0.9)}),
+    ("Ant-v4", {"terminate_when_unhealthy": False, "ctrl_cost_weight": 0.1}),
+    (
+        "Hopper-v5",
+        {
+            "healthy_angle_range": (-0.1, 0.1),
+            "healthy_state_range": (-5.0, 5.0),
+            "healthy_z_range": (0.9, 1.5),
+            "reset_noise_scale": 0.05,
+        },
+    ),
+    ("Hopper-v4", {"terminate_when_unhealthy": False, "healthy_reward": 0.5}),
+    (
+        "Walker2d-v5",
+        {
+            "xml_file": "walker2d.xml",
+            "healthy_z_range": (1.0, 1.5),
+            "exclude_current_positions_from_observation": False,
+        },
+    ),
+    ("Walker2d-v4", {"terminate_when_unhealthy": False, "forward_reward_weight": 3.0}),
+    (
+        "Swimmer-v5",
+        {
+            "exclude_current_positions_from_observation": False,
+            "ctrl_cost_weight": 0.5,
+            "frame_skip": 2,
+        },
+    ),
+    (
+        "Humanoid-v5",
+        {
+            "include_cinert_in_observation": False,
+            "include_cvel_in_observation": False,
+            "contact_cost_range": (-np.inf, 1e-3),
+            "contact_cost_weight": 1e-4,
+        },
+    ),
+    (
+        "Humanoid-v5",
+        {
+            "include_qfrc_actuator_in_observation": False,
+            "include_cfrc_ext_in_observation": False,
+            "terminate_when_unhealthy": False,
+            "healthy_z_range": (1.1, 1.3),
+        },
+    ),
+    ("Humanoid-v4", {"terminate_when_unhealthy": False, "healthy_reward": 1.0}),
+    (
+        "HumanoidStandup-v5",
+        {
+            "include_cinert_in_observation": False,
+            "impact_cost_range": (-np.inf, 1e-4),
+            "impact_cost_weight": 1e-3,
+            "exclude_current_positions_from_observation": False,
+        },
+    ),
+    ("InvertedPendulum-v5", {"reset_noise_scale": 0.15, "frame_skip": 3}),
+    ("InvertedDoublePendulum-v5", {"healthy_reward": -2.0, "reset_noise_scale": 0.3}),
+    ("Reacher-v5", {"reward_dist_weight": 0.5, "reward_control_weight": 2.5}),
+    (
+        "Pusher-v5",
+        {
+            "reward_near_weight": 0.1,
+            "reward_dist_weight": 2.0,
+            "reward_control_weight": 1,
+            "xml_file": "pusher.xml",
+        },
+    ),
+]
+
+
+def _case_id(case):
+    task_id, options = case
+    return f"{task_id}[{','.join(options)}]"
+
+
+@pytest.mark.parametrize("case", OPTION_CASES, ids=[_case_id(c) for c in OPTION_CASES])
+def test_option_alignment(case):
+    task_id, options = case
+    steps, max_episode_steps, _ = ALIGNMENT[task_id.split("-")[0]]
+    counts = run_aligned(task_id, 5, min(steps, 150), max_episode_steps, **options)
+    assert counts["terminated"] + counts["truncated"] >= NUM_ENVS, counts
+
+
+def _gymnasium_constructor_options(task_id):
+    """The keyword arguments of Gymnasium's env class for this id, with their defaults."""
+    module, cls = gym.spec(task_id).entry_point.split(":")
+    init = getattr(importlib.import_module(module), cls).__init__
+    skip = {"self", "kwargs", "default_camera_config"}
+    return {
+        name: p.default
+        for name, p in inspect.signature(init).parameters.items()
+        if name not in skip
+    }
+
+
+@pytest.mark.parametrize("task_id", TASK_IDS)
+def test_options_are_gymnasiums(task_id):
+    """Each task takes exactly its Gymnasium constructor's options, with the same defaults
+    (tuples as lists of floats), plus assets_dir, where Gymnasium's XML files are."""
+    spec = envfleet.make_spec(task_id)
+    ours = dict(spec.config.env_options)
+    assert ours.pop("assets_dir") == os.path.join(
+        os.path.dirname(gym.__file__), "envs", "mujoco", "assets"
+    )
+    want = _gymnasium_constructor_options(task_id)
+    assert set(ours) == set(want)
+    for name, default in want.items():
+        if isinstance(default, tuple):
+            default = [float(v) for v in default]
+        assert ours[name] == default, name
+
+
+@pytest.mark.parametrize("task_id", TASK_IDS)
+def test_registration_and_spaces_match_gymnasium(task_id, allow_pusher_v4):
+    assert task_id in envfleet.list_all_envs()
+    spec = envfleet.make_spec(task_id)
+    assert spec.config.max_episode_steps == gym.spec(task_id).max_episode_steps
+    ref = gym.make(task_id)
+    try:
+        assert spec.observation_space == ref.observation_space
+        assert spec.action_space == ref.action_space
+        assert spec.observation_space.dtype == np.float64
+        assert spec.action_space.dtype == np.float32
+    finally:
+        ref.close()
+
+
+def test_bad_options():
+    with pytest.raises(TypeError, match="xml_file"):
+        envfleet.make("HalfCheetah-v4", xml_file="half_cheetah.xml")  # v4 has no xml_file
+    with pytest.raises(ValueError, match="could not load"):
+        envfleet.make("Ant-v5", xml_file="no_such_model.xml")
+    with pytest.raises(ValueError, match="healthy_z_range"):
+        envfleet.make("Ant-v5", healthy_z_range=(0.2,))
+    with pytest.raises(ValueError, match="main_body"):
+        envfleet.make("Ant-v5", main_body=99)
+    with pytest.raises(ValueError, match="frame_skip"):
+        envfleet.make("Hopper-v5", frame_skip=0)
+
+
+# ---- 3. Pool behaviour: threads, async, determinism -------------------------------------------
+
+
+def _sync_rollout(task_id, num_threads, steps, seed=3):
+    env = envfleet.make(
+        task_id, num_envs=4, seed=seed, num_threads=num_threads, max_episode_steps=40
+    )
+    actions = Actions(env.single_action_space, steps, seed, num_envs=4)
+    out = [env.reset()[0]]
+    for t in range(steps):
+        obs, reward, terminated, truncated, _ = env.step(actions[t])
+        out += [obs, reward, terminated, truncated]
+    env.close()
+    return out
+
+
+@pytest.mark.parametrize("task_id", ["Ant-v5", "Hopper-v5"])
+def test_deterministic_across_thread_counts(task_id):
+    one = _sync_rollout(task_id, 1, 120)
+    for threads in (2, 4):
+        for a, b in zip(one, _sync_rollout(task_id, threads, 120), strict=True):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_async_matches_sync_per_env():
+    """Async batches (4 envs, batches of 2, 2 threads): each env's trajectory, given its own
+    action sequence, is exactly its trajectory in a sync pool."""
+    task_id, n, steps = "Hopper-v5", 4, 60
+    space = envfleet.make_spec(task_id).action_space
+    per_env = (
+        np.random.default_rng(9)
+        .uniform(space.low, space.high, (n, steps + 1, space.shape[0]))
+        .astype(np.float32)
+    )
+
+    sync = envfleet.make(task_id, num_envs=n, seed=21, max_episode_steps=25)
+    want = [[o] for o in sync.reset()[0]]
+    for t in range(steps):
+        obs, reward, *_ = sync.step(per_env[:, t])
+        for i in range(n):
+            want[i].append((obs[i], reward[i]))
+    sync.close()
+
+    env = envfleet.make(
+        task_id, num_envs=n, batch_size=2, num_threads=2, seed=21, max_episode_steps=25
+    )
+    got = [[] for _ in range(n)]
+    env.async_reset()
+    counts = np.zeros(n, dtype=int)
+    while min(len(g) for g in got) < steps + 1:
+        obs, reward, _, _, info = env.recv()
+        ids = info["env_id"]
+        for k, i in enumerate(ids):
+            got[i].append(obs[k] if counts[i] == 0 else (obs[k], reward[k]))
+            counts[i] += 1
+        env.send(np.stack([per_env[i, min(counts[i] - 1, steps)] for i in ids]), ids)
+    env.close()
+    for i in range(n):
+        np.testing.assert_array_equal(got[i][0], want[i][0])
+        for t in range(1, steps + 1):
+            np.testing.assert_array_equal(got[i][t][0], want[i][t][0], err_msg=f"env {i} {t}")
+            assert got[i][t][1] == want[i][t][1]
+
+
+def test_every_task_makes_resets_and_steps():
+    for task_id in TASK_IDS:
+        for env_type in ("gymnasium", "dm", "gym"):
+            env = envfleet.make(task_id, env_type=env_type, num_envs=2, seed=1)
+            env.reset()
+            shape = envfleet.make_spec(task_id).action_space.shape
+            env.step(np.zeros((2, *shape), dtype=np.float32))
+            env.close()
+
+
+def test_raw_step_rate():
+    spec = envfleet.make_spec("Ant-v5")
+    steps, seconds, episodes = _core.raw_step_rate(
+        spec.env_type, spec.config.env_options, 200, 50, 0
+    )
+    assert steps == 200 and seconds > 0 and episodes >= 4
+
+
+# ---- 4. libmujoco: loading, handlers, errors ---------------------------------------------------
+
+
+def test_loads_libmujoco_without_importing_mujoco(tmp_path):
+    """The extension finds libmujoco through its RUNPATH (no `import mujoco` first), and
+    MuJoCo's warnings (half_cheetah.xml's deprecated settotalmass) neither print nor append to
+    MUJOCO_LOG.TXT in the working directory."""
+    code = f"""
+        import os, sys
+        os.chdir({str(tmp_path)!r})
+        import envfleet
+        env = envfleet.make("HalfCheetah-v5", num_envs=2)
+        env.reset()
+        env.step(env.action_space.sample())
+        assert "mujoco" not in sys.modules, "envfleet imported the mujoco package"
+        maps = open("/proc/self/maps").read()
+        libs = {{line.split()[-1] for line in maps.splitlines() if "libmujoco.so" in line}}
+        print(sorted(libs))
+    """
+    rc, out, err = run_isolated(code)
+    assert rc == 0, err
+    libs = eval(out.strip().splitlines()[-1])
+    assert len(libs) == 1 and libs[0].endswith(os.path.join("mujoco", "libmujoco.so.4.0.0"))
+    assert "WARNING" not in out + err and "settotalmass" not in out + err
+    assert os.listdir(tmp_path) == []
+
+
+# A model whose contacts overflow MuJoCo's small arena during the first mj_forward: MuJoCo
+# calls mju_error ("stack overflow"), which becomes a C++ exception and then EnvError.
+_OVERFLOW_XML = """<mujoco>
+  <size memory="20K"/>
+  <worldbody>
+    <geom type="plane" size="5 5 .1"/>
+    <body name="cart"><joint name="slide" type="slide" axis="1 0 0"/>
+      <geom type="box" size=".1 .1 .1" pos="0 0 3"/></body>
+    {boxes}
+  </worldbody>
+  <actuator><motor joint="slide" ctrlrange="-1 1"/></actuator>
+</mujoco>"""
+
+
+def test_mujoco_error_becomes_env_error(tmp_path):
+    boxes = "".join(
+        f'<body pos="{(i % 3) * 0.15} {(i // 3 % 3) * 0.15} {0.2 + (i // 9) * 0.25}">'
+        '<freejoint/><geom type="box" size=".1 .1 .1"/></body>'
+        for i in range(27)
+    )
+    path = tmp_path / "overflow.xml"
+    path.write_text(_OVERFLOW_XML.format(boxes=boxes))
+    workdir = tmp_path / "cwd"
+    workdir.mkdir()
+    code = f"""
+        import os
+        os.chdir({str(workdir)!r})
+        import numpy as np
+        import envfleet
+        from envfleet import EnvError
+        env = envfleet.make("HalfCheetah-v5", num_envs=2, xml_file={str(path)!r})
+        for attempt in range(2):  # the pool stays usable after the error
+            try:
+                env.reset()
+                raise AssertionError("no error")
+            except EnvError as e:
+                assert "MuJoCo error" in str(e) and "stack overflow" in str(e), str(e)
+        ok = envfleet.make("HalfCheetah-v5", num_envs=2)
+        ok.reset()
+        ok.step(np.zeros((2, 6), dtype=np.float32))
+        print("done")
+    """
+    rc, out, err = run_isolated(code)
+    assert rc == 0 and "done" in out, err
+    assert os.listdir(workdir) == []
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__, "-q"]))
