@@ -11,7 +11,8 @@
 // packed in the order they were declared (bool: uint8, int: int64, float: float64, each
 // aligned to its size); `rng` is this env's NumpyGenerator, used through the C functions in
 // FunctionEnvRng below. A non-zero return code becomes a C++ exception, which the pool
-// raises in Python as EnvError naming the env.
+// raises in Python as EnvError naming the env; code 1 means the function raised an exception
+// (the convention of the Numba wrappers), other codes are the function's own.
 #ifndef ENVFLEET_CORE_FUNCTION_ENV_H_
 #define ENVFLEET_CORE_FUNCTION_ENV_H_
 
@@ -102,6 +103,11 @@ class FunctionEnv : public Env {
   static constexpr size_t kMaxKeys = 32;
 
   void Check(int code, const char* what) const {
+    if (code == 1) {
+      throw std::runtime_error(def_->name + " " + what +
+                               " raised an exception (error code 1; replay it uncompiled with "
+                               "envfleet.python_env.as_gymnasium_env for the traceback)");
+    }
     if (code != 0) {
       throw std::runtime_error(def_->name + " " + what + " returned error code " +
                                std::to_string(code));

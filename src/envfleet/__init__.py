@@ -10,6 +10,7 @@ from envfleet.errors import EnvError
 from envfleet.gym_env import GymEnvPool
 from envfleet.gymnasium_env import GymnasiumEnvPool
 from envfleet.make import make, make_dm, make_gym, make_gymnasium
+from envfleet.python_env import EnvDefinitionError, PythonEnv, register_python_env
 from envfleet.registry import list_all_envs, make_spec, register
 from envfleet.spec import AutoresetMode, EnvSpec
 
@@ -18,10 +19,12 @@ __version__ = "0.1.0"
 __all__ = [
     "AutoresetMode",
     "DmEnvPool",
+    "EnvDefinitionError",
     "EnvError",
     "EnvSpec",
     "GymEnvPool",
     "GymnasiumEnvPool",
+    "PythonEnv",
     "list_all_envs",
     "make",
     "make_dm",
@@ -29,4 +32,5 @@ __all__ = [
     "make_gymnasium",
     "make_spec",
     "register",
+    "register_python_env",
 ]
