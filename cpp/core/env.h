@@ -52,6 +52,10 @@ class Env {
   virtual void Step(const void* action) = 0;
   virtual void Write(const OutputSlot& out) const = 0;
 
+  // Re-seeds the env as Gymnasium's reset(seed=...) does. Envs whose engine draws from its own
+  // generator too (ALE) override it to re-seed that one as well.
+  virtual void Seed(uint64_t seed) { rng_.Seed(seed); }
+
   double reward() const { return reward_; }
   bool terminated() const { return terminated_; }
   NumpyGenerator& rng() { return rng_; }

@@ -97,7 +97,7 @@ class Pool {
   // The episode of this env has ended and its next step will start a new one.
   bool episode_over(int env_id) const { return envs_[env_id].needs_reset; }
   // Restarts an idle env's random stream, as Gymnasium's reset(seed=...) does.
-  void Reseed(int env_id, uint64_t seed) { envs_[env_id].env->rng().Seed(seed); }
+  void Reseed(int env_id, uint64_t seed) { envs_[env_id].env->Seed(seed); }
   void* action_slot(int env_id) { return actions_.data() + env_id * action_bytes_; }
   size_t action_bytes() const { return action_bytes_; }
 

@@ -33,6 +33,24 @@
 //
 // Per-step work is allocation-free: the palette is turned into lookup tables, frames live in
 // preallocated planes, and Write copies the stack's frames oldest first into the output row.
+//
+// Where this deliberately differs from EnvPool 1.2.5 (each time following ale-py/Gymnasium):
+//   - seeds: ALE's random_seed and the no-op draws are derived from the env seed as ale-py
+//     does (EnvPool passes the seed to ALE as is and draws no-ops from a std::mt19937);
+//   - noop_max=0 is valid (EnvPool's uniform_int_distribution(0, -1) crashes on it);
+//   - frames of the 13 games with screens taller than 210 rows are resized whole (EnvPool
+//     drops the rows below 210);
+//   - a step that ends the game (or, with episodic_life, loses a life) before its last frame
+//     stops there, and its observation is what AtariPreprocessing's buffers then hold
+//     (EnvPool plays a life-loss step to its end and pools differently at a game over);
+//   - with episodic_life, losing the last life ends the episode at once and hard-resets
+//     (EnvPool waits for ALE's game over);
+//   - grayscale pixel index 255 (drawn by a few games) reads as black, as ALE's own
+//     applyPaletteGrayscale gives it.
+// Two EnvPool behaviours need the pool's help and are not there yet: elapsed_step and the
+// time limit keep counting across episodic_life's soft resets in EnvPool (here they restart),
+// and an explicit reset() right after a life loss hard-resets in EnvPool (here it is a soft
+// reset, as an autoreset would be).
 #ifndef ENVFLEET_ENVS_ATARI_ATARI_ENV_H_
 #define ENVFLEET_ENVS_ATARI_ATARI_ENV_H_
 
@@ -61,9 +79,12 @@
 namespace envfleet {
 namespace atari {
 
-constexpr int kRawHeight = 210;
+// ALE screens are 160 wide and 210 tall, except for 13 games whose ROM properties ask for
+// more rows (214 to 250: Adventure, AirRaid, Carnival, ...). Those frames are resized whole,
+// as Gymnasium does (EnvPool crops them to their first 210 rows). Observations may shrink a
+// frame, never enlarge it, so img_height <= 210 and img_width <= 160 fit every game.
+constexpr int kMinRawHeight = 210;
 constexpr int kRawWidth = 160;
-constexpr int kRawSize = kRawHeight * kRawWidth;
 
 // np.random.SeedSequence(seed).generate_state(n) for n <= 4 uint32 words (ale-py seed_game).
 inline void SeedSequenceWords(uint64_t seed, uint32_t* out, int n) {
@@ -128,7 +149,8 @@ inline RomInfo ReadRomInfo(const std::string& path) {
     throw std::invalid_argument("Atari ROM not found: " + path +
                                 " (the ROMs come from the ale-py==0.12.1 package)");
   }
-  std::vector<uint8_t> rom((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> rom((std::istreambuf_iterator<char>(file)),
+                           std::istreambuf_iterator<char>());
   const std::string md5 = ale::stella::MD5(rom.data(), static_cast<uint32_t>(rom.size()));
   std::unique_ptr<ale::RomSettings> settings(ale::buildRomRLWrapper(path, md5));
   if (!settings || settings->md5() != md5) {
@@ -171,7 +193,7 @@ class AtariEnv : public Env {
     if (stack < 1 || stack > 64) throw std::invalid_argument("stack_num must be in [1, 64]");
     if (skip < 1) throw std::invalid_argument("frame_skip must be >= 1");
     if (noop_max < 0) throw std::invalid_argument("noop_max must be >= 0");
-    if (height < 1 || height > kRawHeight || width < 1 || width > kRawWidth) {
+    if (height < 1 || height > kMinRawHeight || width < 1 || width > kRawWidth) {
       throw std::invalid_argument(
           "img_height must be in [1, 210] and img_width in [1, 160] (frames are shrunk, "
           "never enlarged), got " +
@@ -183,8 +205,9 @@ class AtariEnv : public Env {
     const RomInfo rom = ReadRomInfo(RomPath(config));
     CheckModeAndDifficulty(config, rom);
     const int64_t channels = config.Get<bool>("gray_scale") ? 1 : 3;
-    const int64_t num_actions = static_cast<int64_t>(
-        config.Get<bool>("full_action_space") ? rom.all_actions.size() : rom.minimal_actions.size());
+    const int64_t num_actions =
+        static_cast<int64_t>(config.Get<bool>("full_action_space") ? rom.all_actions.size()
+                                                                   : rom.minimal_actions.size());
 
     EnvSpec spec;
     spec.obs = {Box("obs", DType::kUint8, {stack * channels, height, width}, {0.0}, {255.0})};
@@ -225,8 +248,7 @@ class AtariEnv : public Env {
         height_(static_cast<int>(config.Get<int64_t>("img_height"))),
         width_(static_cast<int>(config.Get<int64_t>("img_width"))),
         channels_(gray_scale_ ? 1 : 3),
-        frame_bytes_(static_cast<size_t>(channels_) * height_ * width_),
-        resizer_(kRawHeight, kRawWidth, height_, width_, config.Get<bool>("use_inter_area_resize")) {
+        frame_bytes_(static_cast<size_t>(channels_) * height_ * width_) {
     QuietAle();
     const RomInfo rom = ReadRomInfo(rom_path_);  // fails cleanly where loadROM would exit()
     CheckModeAndDifficulty(config, rom);
@@ -234,32 +256,37 @@ class AtariEnv : public Env {
     Seed(seed);
     LoadGame();
     action_set_ = full_action_space_ ? ale_->getLegalActionSet() : ale_->getMinimalActionSet();
-    fire_reset_ = config.Get<bool>("use_fire_reset") &&
-                  std::find(action_set_.begin(), action_set_.end(), ale::PLAYER_A_FIRE) !=
-                      action_set_.end();
+    fire_reset_ =
+        config.Get<bool>("use_fire_reset") &&
+        std::find(action_set_.begin(), action_set_.end(), ale::PLAYER_A_FIRE) != action_set_.end();
     const ale::ALEScreen& screen = ale_->getScreen();
-    if (static_cast<int>(screen.height()) != kRawHeight ||
-        static_cast<int>(screen.width()) != kRawWidth) {
+    raw_height_ = static_cast<int>(screen.height());
+    raw_size_ = raw_height_ * kRawWidth;
+    if (static_cast<int>(screen.width()) != kRawWidth || raw_height_ < kMinRawHeight) {
       throw std::runtime_error("unexpected ALE screen size for " + rom_path_);
     }
+    resizer_ = PlaneResizer(raw_height_, kRawWidth, height_, width_,
+                            config.Get<bool>("use_inter_area_resize"));
     for (int v = 0; v < 256; ++v) {
-      // ColourPalette::applyPaletteGrayscale / applyPaletteRGB (ALE pixels are even values;
-      // the palette entry after each holds its luminance).
+      // ColourPalette::applyPaletteGrayscale / applyPaletteRGB: pixels are palette indices;
+      // the entry after an even index holds its luminance. Some games (AirRaid's missiles)
+      // also draw index 255, whose grayscale ALE reads one past the 256-entry palette, where
+      // its builds (ale-py's included) find the next palette's first entry: black.
       const uint32_t rgb = ale_->theOSystem->colourPalette().getRGB(v);
-      const uint32_t next = ale_->theOSystem->colourPalette().getRGB(std::min(v + 1, 255));
+      const uint32_t next = v < 255 ? ale_->theOSystem->colourPalette().getRGB(v + 1) : 0u;
       gray_lut_[v] = static_cast<uint8_t>(next & 0xFF);
       rgb_lut_[v] = {static_cast<uint8_t>(rgb >> 16), static_cast<uint8_t>(rgb >> 8),
                      static_cast<uint8_t>(rgb)};
     }
-    last_.assign(static_cast<size_t>(channels_) * kRawSize, 0);
-    prev_.assign(static_cast<size_t>(channels_) * kRawSize, 0);
+    last_.assign(static_cast<size_t>(channels_) * raw_size_, 0);
+    prev_.assign(static_cast<size_t>(channels_) * raw_size_, 0);
     stack_.assign(frame_bytes_ * stack_num_, 0);
   }
 
   // ale-py's seed_game(seed): SeedSequence(seed) gives the no-op stream's seed and ALE's
   // random_seed. The emulator picks the new ALE seed up when the ROM is (re)loaded, which
   // ale-py does on every reset(seed=...): the next Reset() reloads it.
-  void Seed(uint64_t seed) {
+  void Seed(uint64_t seed) override {
     uint32_t words[2];
     SeedSequenceWords(seed, words, 2);
     rng().Seed(words[0]);
@@ -302,6 +329,7 @@ class AtariEnv : public Env {
     double reward = 0.0;
     bool game_over = false;
     bool life_lost = false;
+    const int lives_before = lives_;
     int t = 0;
     for (; t < frame_skip_; ++t) {
       reward += static_cast<double>(ale_->act(a));
@@ -330,7 +358,7 @@ class AtariEnv : public Env {
     raw_reward_ = reward;
     reward_ = reward_clip_ ? static_cast<double>((reward > 0) - (reward < 0)) : reward;
     game_over_ = game_over;
-    life_lost_ = life_lost;
+    life_lost_ = lives_ < lives_before;  // (with episodic_life, the frame loop stopped there)
     terminated_ = game_over || life_lost;
     continue_game_ = episodic_life_ && life_lost && !game_over && lives_ > 0;
   }
@@ -367,7 +395,7 @@ class AtariEnv : public Env {
                                   " (or -1, the default)");
     }
     if (difficulty != -1 && std::find(rom.difficulties.begin(), rom.difficulties.end(),
-                                       difficulty) == rom.difficulties.end()) {
+                                      difficulty) == rom.difficulties.end()) {
       std::string valid;
       for (auto d : rom.difficulties) valid += (valid.empty() ? "" : ", ") + std::to_string(d);
       throw std::invalid_argument("difficulty " + std::to_string(difficulty) +
@@ -387,28 +415,51 @@ class AtariEnv : public Env {
   }
 
   // The current screen through the palette into planar channels; with `pool`, each value is
-  // max-pooled with pool's (in place of a separate pass).
+  // max-pooled with pool's (in place of a separate pass). Atari frames repeat many rows; a
+  // row whose inputs equal the previous row's gets the previous output row, copied.
   void Grab(uint8_t* dst, const uint8_t* pool) const {
     const uint8_t* screen = ale_->getScreen().getArray();
-    if (gray_scale_) {
-      if (pool != nullptr) {
-        for (int i = 0; i < kRawSize; ++i) dst[i] = std::max(gray_lut_[screen[i]], pool[i]);
-      } else {
-        for (int i = 0; i < kRawSize; ++i) dst[i] = gray_lut_[screen[i]];
+    const size_t n = static_cast<size_t>(raw_size_);
+    for (int r = 0; r < raw_height_; ++r) {
+      const size_t row = static_cast<size_t>(r) * kRawWidth;
+      const uint8_t* s = screen + row;
+      const uint8_t* p = pool != nullptr ? pool + row : nullptr;
+      if (r > 0 && std::memcmp(s, s - kRawWidth, kRawWidth) == 0 &&
+          (p == nullptr ||
+           (std::memcmp(p, p - kRawWidth, kRawWidth) == 0 &&
+            (gray_scale_ || (std::memcmp(p + n, p + n - kRawWidth, kRawWidth) == 0 &&
+                             std::memcmp(p + 2 * n, p + 2 * n - kRawWidth, kRawWidth) == 0))))) {
+        for (int c = 0; c < channels_; ++c) {
+          uint8_t* d = dst + c * n + row;
+          std::memcpy(d, d - kRawWidth, kRawWidth);
+        }
+        continue;
       }
-      return;
-    }
-    uint8_t* r = dst;
-    uint8_t* g = dst + kRawSize;
-    uint8_t* b = dst + 2 * kRawSize;
-    for (int i = 0; i < kRawSize; ++i) {
-      const auto& c = rgb_lut_[screen[i]];
-      r[i] = c[0];
-      g[i] = c[1];
-      b[i] = c[2];
-    }
-    if (pool != nullptr) {
-      for (int i = 0; i < 3 * kRawSize; ++i) dst[i] = std::max(dst[i], pool[i]);
+      if (gray_scale_) {
+        uint8_t* d = dst + row;
+        if (p != nullptr) {
+          for (int i = 0; i < kRawWidth; ++i) d[i] = std::max(gray_lut_[s[i]], p[i]);
+        } else {
+          for (int i = 0; i < kRawWidth; ++i) d[i] = gray_lut_[s[i]];
+        }
+        continue;
+      }
+      uint8_t* red = dst + row;
+      uint8_t* green = red + n;
+      uint8_t* blue = green + n;
+      for (int i = 0; i < kRawWidth; ++i) {
+        const auto& c = rgb_lut_[s[i]];
+        red[i] = c[0];
+        green[i] = c[1];
+        blue[i] = c[2];
+      }
+      if (p != nullptr) {
+        for (int c = 0; c < 3; ++c) {
+          uint8_t* d = dst + c * n + row;
+          const uint8_t* q = p + c * n;
+          for (int i = 0; i < kRawWidth; ++i) d[i] = std::max(d[i], q[i]);
+        }
+      }
     }
   }
 
@@ -418,7 +469,7 @@ class AtariEnv : public Env {
     uint8_t* frame = stack_.data() + static_cast<size_t>(head_) * frame_bytes_;
     const size_t plane = static_cast<size_t>(height_) * width_;
     for (int c = 0; c < channels_; ++c) {
-      resizer_.Resize(raw + static_cast<size_t>(c) * kRawSize, frame + c * plane);
+      resizer_.Resize(raw + static_cast<size_t>(c) * raw_size_, frame + c * plane);
     }
     if (fill) {
       for (int i = 0; i < stack_num_; ++i) {
@@ -444,6 +495,8 @@ class AtariEnv : public Env {
   float sticky_;
   int height_, width_, channels_;
   size_t frame_bytes_;
+  int raw_height_ = kMinRawHeight;
+  int raw_size_ = kMinRawHeight * kRawWidth;
   PlaneResizer resizer_;
 
   std::unique_ptr<ale::ALEInterface> ale_;

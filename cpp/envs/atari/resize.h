@@ -18,8 +18,9 @@
 //                                   and the vertical pass of its SIMD kernel
 //                                   (((h0 >> 4) * b0 >> 16) + ((h1 >> 4) * b1 >> 16) + 2) >> 2
 // Every table is computed once, at construction, with OpenCV's own double/float arithmetic;
-// the per-frame work allocates nothing. Enlarging is not supported (OpenCV then switches to
-// other kernels); the Atari env rejects such sizes.
+// the per-frame work allocates nothing (scratch rows are per thread, sized on a thread's first
+// frame). Enlarging is not supported (OpenCV then switches to other kernels); the Atari env
+// rejects such sizes.
 //
 // Exactness notes: products and sums are done in float exactly as OpenCV does them (the build
 // uses -ffp-contract=off, so no FMA). Weight tables are padded to a fixed number of taps per
@@ -36,6 +37,10 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace envfleet {
 namespace atari {
@@ -67,8 +72,8 @@ class PlaneResizer {
     const double scale_y = 1. / inv_scale_y;
     const int iscale_x = static_cast<int>(std::nearbyint(scale_x));
     const int iscale_y = static_cast<int>(std::nearbyint(scale_y));
-    const bool is_area_fast = std::abs(scale_x - iscale_x) < DBL_EPSILON &&
-                              std::abs(scale_y - iscale_y) < DBL_EPSILON;
+    const bool is_area_fast =
+        std::abs(scale_x - iscale_x) < DBL_EPSILON && std::abs(scale_y - iscale_y) < DBL_EPSILON;
     if (!inter_area && is_area_fast && iscale_x == 2 && iscale_y == 2) inter_area = true;
     if (inter_area) {
       if (is_area_fast) {
@@ -81,14 +86,11 @@ class PlaneResizer {
       kind_ = Kind::kArea;
       AreaTable(src_w, dst_w, scale_x, &kx_, &xidx_, &xw_);
       AreaTable(src_h, dst_h, scale_y, &ky_, &yidx_, &yw_);
-      hbuf_.assign(static_cast<size_t>(src_h) * dst_w, 0.f);
-      acc_.assign(static_cast<size_t>(dst_w), 0.f);
       return;
     }
     kind_ = Kind::kLinear;
     LinearTable(src_w, dst_w, scale_x, &lx_, &lxa_);
     LinearTable(src_h, dst_h, scale_y, &ly_, &lya_);
-    ibuf_.assign(static_cast<size_t>(src_h) * dst_w, 0);
   }
 
   Kind kind() const { return kind_; }
@@ -190,7 +192,8 @@ class PlaneResizer {
       const uint8_t* s1 = s0 + src_w_;
       uint8_t* d = dst + static_cast<size_t>(dy) * dst_w_;
       for (int dx = 0; dx < dst_w_; ++dx) {
-        d[dx] = static_cast<uint8_t>((s0[2 * dx] + s0[2 * dx + 1] + s1[2 * dx] + s1[2 * dx + 1] + 2) >> 2);
+        d[dx] = static_cast<uint8_t>(
+            (s0[2 * dx] + s0[2 * dx + 1] + s1[2 * dx] + s1[2 * dx + 1] + 2) >> 2);
       }
     }
   }
@@ -209,49 +212,101 @@ class PlaneResizer {
     }
   }
 
+  // The horizontal pass of one source row: h[dx] = sum_j float(s[idx[j]]) * w[j], in tap
+  // order, `K` taps per output (a compile-time count, so the tap loop unrolls).
+  template <int K>
+  static void HorizontalRow(const uint8_t* s, const int* idx, const float* w, int n, float* h) {
+    for (int dx = 0; dx < n; ++dx, idx += K, w += K) {
+      float b = static_cast<float>(s[idx[0]]) * w[0];
+      for (int j = 1; j < K; ++j) b = b + static_cast<float>(s[idx[j]]) * w[j];
+      h[dx] = b;
+    }
+  }
+
   void Area(const uint8_t* src, uint8_t* dst) {
-    const int k = kx_;
+    // Scratch shared by every resizer on this thread: the horizontal pass holds no state
+    // between calls, and one buffer per thread stays in cache where one per env would not.
+    static thread_local std::vector<float> scratch;
+    const size_t need = static_cast<size_t>(src_h_ + 1) * dst_w_;
+    if (scratch.size() < need) scratch.resize(need);  // once per thread and size
+    float* hbuf = scratch.data();
+    float* acc = hbuf + static_cast<size_t>(src_h_) * dst_w_;
     // Horizontal pass, once per source row. A row equal to the one above (common in Atari
     // frames) has the same result, so it is copied rather than recomputed.
     for (int r = 0; r < src_h_; ++r) {
       const uint8_t* s = src + static_cast<size_t>(r) * src_w_;
-      float* h = hbuf_.data() + static_cast<size_t>(r) * dst_w_;
+      float* h = hbuf + static_cast<size_t>(r) * dst_w_;
       if (r > 0 && std::memcmp(s, s - src_w_, static_cast<size_t>(src_w_)) == 0) {
         std::memcpy(h, h - dst_w_, sizeof(float) * dst_w_);
         continue;
       }
-      const int* idx = xidx_.data();
-      const float* w = xw_.data();
-      for (int dx = 0; dx < dst_w_; ++dx, idx += k, w += k) {
-        float b = static_cast<float>(s[idx[0]]) * w[0];
-        for (int j = 1; j < k; ++j) b = b + static_cast<float>(s[idx[j]]) * w[j];
-        h[dx] = b;
+      switch (kx_) {
+        case 1:
+          HorizontalRow<1>(s, xidx_.data(), xw_.data(), dst_w_, h);
+          break;
+        case 2:
+          HorizontalRow<2>(s, xidx_.data(), xw_.data(), dst_w_, h);
+          break;
+        case 3:
+          HorizontalRow<3>(s, xidx_.data(), xw_.data(), dst_w_, h);
+          break;
+        case 4:
+          HorizontalRow<4>(s, xidx_.data(), xw_.data(), dst_w_, h);
+          break;
+        default: {
+          const int k = kx_;
+          const int* idx = xidx_.data();
+          const float* w = xw_.data();
+          for (int dx = 0; dx < dst_w_; ++dx, idx += k, w += k) {
+            float b = static_cast<float>(s[idx[0]]) * w[0];
+            for (int j = 1; j < k; ++j) b = b + static_cast<float>(s[idx[j]]) * w[j];
+            h[dx] = b;
+          }
+        }
       }
     }
     // Vertical pass per output row, then round and saturate.
-    float* acc = acc_.data();
     for (int dy = 0; dy < dst_h_; ++dy) {
       const int* idx = yidx_.data() + static_cast<size_t>(dy) * ky_;
       const float* w = yw_.data() + static_cast<size_t>(dy) * ky_;
       {
         const float beta = w[0];
-        const float* h = hbuf_.data() + static_cast<size_t>(idx[0]) * dst_w_;
+        const float* h = hbuf + static_cast<size_t>(idx[0]) * dst_w_;
         for (int dx = 0; dx < dst_w_; ++dx) acc[dx] = beta * h[dx];
       }
       for (int j = 1; j < ky_; ++j) {
         const float beta = w[j];
-        const float* h = hbuf_.data() + static_cast<size_t>(idx[j]) * dst_w_;
+        const float* h = hbuf + static_cast<size_t>(idx[j]) * dst_w_;
         for (int dx = 0; dx < dst_w_; ++dx) acc[dx] = acc[dx] + beta * h[dx];
       }
-      uint8_t* d = dst + static_cast<size_t>(dy) * dst_w_;
-      for (int dx = 0; dx < dst_w_; ++dx) d[dx] = SaturateU8(RoundHalfEven(acc[dx]));
+      RoundToU8(acc, dst + static_cast<size_t>(dy) * dst_w_, dst_w_);
     }
   }
 
+  // d[i] = saturate_cast<uchar>(cvRound(v[i])): round half to even, clamp to [0, 255].
+  static void RoundToU8(const float* v, uint8_t* d, int n) {
+    int i = 0;
+#if defined(__SSE2__)
+    // cvtps2dq rounds in the current (default: nearest-even) mode, as cvRound does; the two
+    // saturating packs clamp to [0, 255] like saturate_cast.
+    for (; i + 8 <= n; i += 8) {
+      const __m128i lo = _mm_cvtps_epi32(_mm_loadu_ps(v + i));
+      const __m128i hi = _mm_cvtps_epi32(_mm_loadu_ps(v + i + 4));
+      const __m128i u8 = _mm_packus_epi16(_mm_packs_epi32(lo, hi), _mm_setzero_si128());
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(d + i), u8);
+    }
+#endif
+    for (; i < n; ++i) d[i] = SaturateU8(RoundHalfEven(v[i]));
+  }
+
   void Linear(const uint8_t* src, uint8_t* dst) {
+    static thread_local std::vector<int32_t> scratch;  // as in Area()
+    const size_t need = static_cast<size_t>(src_h_) * dst_w_;
+    if (scratch.size() < need) scratch.resize(need);
+    int32_t* ibuf = scratch.data();
     for (int r = 0; r < src_h_; ++r) {
       const uint8_t* s = src + static_cast<size_t>(r) * src_w_;
-      int32_t* h = ibuf_.data() + static_cast<size_t>(r) * dst_w_;
+      int32_t* h = ibuf + static_cast<size_t>(r) * dst_w_;
       for (int dx = 0; dx < dst_w_; ++dx) {
         const int sx = lx_[dx];
         const int a0 = lxa_[2 * dx], a1 = lxa_[2 * dx + 1];
@@ -261,8 +316,8 @@ class PlaneResizer {
     for (int dy = 0; dy < dst_h_; ++dy) {
       const int sy = ly_[dy];
       const int b0 = lya_[2 * dy], b1 = lya_[2 * dy + 1];
-      const int32_t* h0 = ibuf_.data() + static_cast<size_t>(sy) * dst_w_;
-      const int32_t* h1 = ibuf_.data() + static_cast<size_t>(std::min(sy + 1, src_h_ - 1)) * dst_w_;
+      const int32_t* h0 = ibuf + static_cast<size_t>(sy) * dst_w_;
+      const int32_t* h1 = ibuf + static_cast<size_t>(std::min(sy + 1, src_h_ - 1)) * dst_w_;
       uint8_t* d = dst + static_cast<size_t>(dy) * dst_w_;
       for (int dx = 0; dx < dst_w_; ++dx) {
         const int v = (((h0[dx] >> 4) * b0 >> 16) + ((h1[dx] >> 4) * b1 >> 16) + 2) >> 2;
@@ -280,10 +335,8 @@ class PlaneResizer {
   int kx_ = 1, ky_ = 1;
   std::vector<int> xidx_, yidx_;
   std::vector<float> xw_, yw_;
-  std::vector<float> hbuf_, acc_;
   // Linear.
   std::vector<int> lx_, lxa_, ly_, lya_;
-  std::vector<int32_t> ibuf_;
 };
 
 }  // namespace atari

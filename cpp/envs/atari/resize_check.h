@@ -20,9 +20,8 @@ namespace atari {
 class ResizeCheckEnv : public Env {
  public:
   static Config DefaultConfig() {
-    return {{"src_height", int64_t{210}}, {"src_width", int64_t{160}},
-            {"dst_height", int64_t{84}},  {"dst_width", int64_t{84}},
-            {"channels", int64_t{1}},     {"inter_area", true}};
+    return {{"src_height", int64_t{210}}, {"src_width", int64_t{160}}, {"dst_height", int64_t{84}},
+            {"dst_width", int64_t{84}},   {"channels", int64_t{1}},    {"inter_area", true}};
   }
 
   static EnvSpec Spec(const Config& config) {
@@ -30,11 +29,11 @@ class ResizeCheckEnv : public Env {
     if (c < 1 || c > 4) throw std::invalid_argument("channels must be in [1, 4]");
     EnvSpec spec;
     spec.obs = {Box("src", DType::kUint8,
-                    {config.Get<int64_t>("src_height"), config.Get<int64_t>("src_width"), c},
-                    {0.0}, {255.0}),
+                    {config.Get<int64_t>("src_height"), config.Get<int64_t>("src_width"), c}, {0.0},
+                    {255.0}),
                 Box("dst", DType::kUint8,
-                    {config.Get<int64_t>("dst_height"), config.Get<int64_t>("dst_width"), c},
-                    {0.0}, {255.0})};
+                    {config.Get<int64_t>("dst_height"), config.Get<int64_t>("dst_width"), c}, {0.0},
+                    {255.0})};
     spec.obs_layout = ObsLayout::kDict;
     spec.action = Discrete("action", 1);
     return spec;

@@ -521,13 +521,14 @@ def test_env_exception_in_async_mode_keeps_the_loop_going(num_threads):
                 ) from None
             except envfleet.EnvError as err:
                 errors += 1
-                ids = getattr(err, "env_ids", None)
-                if ids is None:
-                    m = re.search(r"env (\\d+)", str(err))
-                    assert m, f"EnvError does not name the env: {{err}}"
-                    ids = [int(m.group(1))]
-                ids = [int(i) for i in np.asarray(ids).reshape(-1)]
-                failed.update(ids)
+                m = re.search(r"env (\\d+)", str(err))
+                assert m and int(m.group(1)) == err.env_id, f"EnvError names no env: {{err}}"
+                # Every env of the dropped batch waits for an action again; only the env that
+                # raised starts a new episode (the others just lost that one result).
+                ids = [int(i) for i in np.asarray(err.env_ids).reshape(-1)]
+                assert err.env_id in ids
+                failed.difference_update(ids)  # their awaited rows were dropped, restarts too
+                failed.add(int(err.env_id))
                 env.send(np.zeros(len(ids), np.int64), ids)
                 continue
             for row, e in enumerate(info["env_id"].tolist()):
