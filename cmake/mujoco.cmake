@@ -46,4 +46,7 @@ target_compile_definitions(_core PRIVATE ENVFLEET_WITH_MUJOCO)
 # in the build tree (tests run with PYTHONPATH on a copy of the package), the found folder.
 # Appended, so other engine families can add their own entries.
 set_property(TARGET _core APPEND PROPERTY INSTALL_RPATH "$ORIGIN/../mujoco")
+# Fallback for editable installs, whose module sits in the build tree rather than next to the
+# mujoco package: the mujoco found at build time (a missing directory is simply skipped).
+set_property(TARGET _core APPEND PROPERTY INSTALL_RPATH "${ENVFLEET_MUJOCO_DIR}")
 set_property(TARGET _core APPEND PROPERTY BUILD_RPATH "${ENVFLEET_MUJOCO_DIR}")
