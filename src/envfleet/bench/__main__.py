@@ -3,6 +3,10 @@
     python -m envfleet.bench --quick                 # a short grid, about 2-3 minutes
     python -m envfleet.bench --task Pendulum-v1      # the full grid (about 10 minutes on 2 cores)
     python -m envfleet.bench --num-envs 16 64 --num-threads 2 --executors envfleet-sync,envpool-sync
+    python -m envfleet.bench --task Pong-v5 --num-envs 16 32 --num-threads 2   # + AtariVectorEnv
+    python -m envfleet.bench --import examples/cartpole.py --task PyCartPole-v1 \
+        --reference-task CartPole-v1 \
+        --executors envfleet-sync,envfleet-sync@CartPole-v1,gymnasium-sync
 
 Writes ``results.json``, ``windows.csv``, ``summary.csv``, ``table.txt`` and
 ``steps_per_s.png`` to ``--out`` (default ``bench-out/``) and prints the table.
@@ -16,7 +20,7 @@ import sys
 import time
 
 from envfleet.bench.executors import EXECUTORS
-from envfleet.bench.plan import default_batches, default_threads
+from envfleet.bench.plan import default_batches, default_threads, parse_executor
 from envfleet.bench.runner import BenchConfig, CellError, run
 
 # Full-run timing defaults, and the quick run's (which must finish in ~2-3 min on 2 cores).
@@ -57,8 +61,23 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--executors",
-        default=",".join(EXECUTORS),
-        help=f"comma-separated, from {', '.join(EXECUTORS)} [all]",
+        default=None,
+        help=f"comma-separated, from {', '.join(EXECUTORS)} [all that can run the task]; "
+        "NAME@TASK runs another envfleet task beside the main one",
+    )
+    parser.add_argument(
+        "--import",
+        dest="imports",
+        action="append",
+        default=[],
+        metavar="MODULE_OR_FILE",
+        help="import this module or .py file in every process first (it registers "
+        "Python-written envs); repeatable",
+    )
+    parser.add_argument(
+        "--reference-task",
+        help="the id EnvPool and Gymnasium run where they lack --task (e.g. CartPole-v1 for "
+        "a Python-written CartPole)",
     )
     parser.add_argument(
         "--async-factor", type=int, default=2, help="async pools hold this many x batch_size envs"
@@ -97,18 +116,36 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def default_executors(task: str) -> list[str]:
+    """Every executor, but AtariVectorEnv only for Atari tasks (it runs nothing else)."""
+    from envfleet.bench.tasks import atari_options
+
+    atari = atari_options(task) is not None
+    return [name for name, info in EXECUTORS.items() if atari or info.library != "ale_py"]
+
+
 def config_from_args(args: argparse.Namespace) -> BenchConfig:
     """The run's configuration; raises ValueError naming a bad task or executor."""
     import envfleet
+    from envfleet.bench._cell import import_all
 
-    if args.task not in envfleet.list_all_envs():
-        raise ValueError(
-            f"unknown task {args.task!r}; choose from {', '.join(envfleet.list_all_envs())}"
-        )
-    executors = [e.strip() for e in args.executors.split(",") if e.strip()]
-    unknown = [e for e in executors if e not in EXECUTORS]
-    if unknown or not executors:
-        raise ValueError(f"unknown executors {unknown}; choose from {', '.join(EXECUTORS)}")
+    try:
+        import_all(args.imports)
+    except Exception as exc:
+        raise ValueError(f"--import failed: {type(exc).__name__}: {exc}") from None
+    known = envfleet.list_all_envs()
+    if args.task not in known:
+        raise ValueError(f"unknown task {args.task!r}; choose from {', '.join(known)}")
+    if args.executors is None:
+        executors = default_executors(args.task)
+    else:
+        executors = [e.strip() for e in args.executors.split(",") if e.strip()]
+    if not executors:
+        raise ValueError(f"no executors; choose from {', '.join(EXECUTORS)}")
+    for text in executors:
+        _, task, _ = parse_executor(text, args.task)  # raises on an unknown name
+        if task not in known:
+            raise ValueError(f"unknown task {task!r} in --executors {text!r}")
     if len(set(args.rss_envs)) != 2 or min(args.rss_envs) < 1:
         raise ValueError("--rss-envs takes two different positive pool sizes")
     if args.async_factor < 2:
@@ -136,6 +173,8 @@ def config_from_args(args: argparse.Namespace) -> BenchConfig:
         gymnasium_async_max_envs=args.gymnasium_async_max_envs,
         seed=args.seed,
         quick=args.quick,
+        reference_task=args.reference_task,
+        imports=args.imports,
         **timing,
     )
     config.batches = _flatten(args.num_envs) or default_batches(args.quick)

@@ -13,7 +13,9 @@ The JSON argument names a ``kind``:
 - ``rss``: resident memory before and after making (resetting and stepping) a pool;
 - ``startup``: seconds taken by ``make()`` and by the first reset.
 
-The result is printed as one line, ``RESULT_MARKER`` followed by JSON, so that anything the
+Every kind first imports the run's ``imports`` (modules or ``.py`` files that register
+Python-written envs), so that their tasks exist in each process. The result is printed as one
+line, ``RESULT_MARKER`` followed by JSON, so that anything the
 libraries print on stdout cannot be mistaken for it.
 """
 
@@ -128,12 +130,21 @@ def probe(args: dict[str, Any]) -> dict[str, Any]:
 
     import envfleet
     from envfleet.bench.executors import unavailable_reason
+    from envfleet.bench.plan import parse_executor
 
-    task = args["task"]
-    if task not in envfleet.list_all_envs():
-        return {"error": f"unknown task {task!r}; envfleet has {envfleet.list_all_envs()}"}
+    task, reference = args["task"], args.get("reference_task")
+    known = envfleet.list_all_envs()
+    if task not in known:
+        return {"error": f"unknown task {task!r}; envfleet has {known}"}
+    unavailable = {}
+    for text in args["executors"]:
+        name, cell_task, _ = parse_executor(text, task)
+        if cell_task not in known:
+            unavailable[text] = f"envfleet has no task {cell_task!r}"
+        else:
+            unavailable[text] = unavailable_reason(name, cell_task, reference)
     versions = {"envfleet": envfleet.__version__, "numpy": numpy.__version__}
-    for name in ("gymnasium", "envpool"):
+    for name in ("gymnasium", "envpool", "ale_py"):
         try:
             versions[name] = __import__(name).__version__
         except Exception:
@@ -145,7 +156,7 @@ def probe(args: dict[str, Any]) -> dict[str, Any]:
     except (OSError, StopIteration):
         pass
     return {
-        "unavailable": {name: unavailable_reason(name, task) for name in args["executors"]},
+        "unavailable": unavailable,
         "versions": versions,
         "python": sys.version.split()[0],
         "cpu_model": cpu_model,
@@ -219,6 +230,7 @@ def throughput(args: dict[str, Any]) -> dict[str, Any]:
         args["num_threads"],
         args.get("seed", 0),
         actions,
+        args.get("reference_task"),
     )
     make_s = time.perf_counter() - start
     try:
@@ -231,7 +243,11 @@ def throughput(args: dict[str, Any]) -> dict[str, Any]:
     return {"windows": windows, "make_s": make_s, "workers": len(pids), **warm}
 
 
-def _make_library_pool(library: str, task: str, num_envs: int, num_threads: int):
+def _make_library_pool(library: str, args: dict[str, Any]):
+    from envfleet.bench.tasks import library_task
+
+    task = library_task(library, args["task"], args.get("reference_task"))
+    num_envs, num_threads = args["num_envs"], args["num_threads"]
     if library == "envpool":
         import envpool
 
@@ -253,7 +269,7 @@ def rss(args: dict[str, Any]) -> dict[str, Any]:
     if library == "envpool" and actions.dtype.kind in "iu":
         actions = actions.astype(np.int32)
     before, how = rss_bytes()
-    env = _make_library_pool(library, task, num_envs, args["num_threads"])
+    env = _make_library_pool(library, args)
     env.reset()
     for batch in actions:  # touch every env's state and the output buffers
         env.step(batch)
@@ -263,11 +279,11 @@ def rss(args: dict[str, Any]) -> dict[str, Any]:
 
 
 def startup(args: dict[str, Any]) -> dict[str, Any]:
-    library, task = args["library"], args["task"]
+    library = args["library"]
     if library == "envpool":
         import envpool  # noqa: F401  (import time is not make() time)
     start = time.perf_counter()
-    env = _make_library_pool(library, task, args["num_envs"], args["num_threads"])
+    env = _make_library_pool(library, args)
     made = time.perf_counter()
     env.reset()
     reset = time.perf_counter()
@@ -284,8 +300,27 @@ KINDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
 }
 
 
+def import_all(imports: list[str]) -> None:
+    """Imports each module name or ``.py`` file path (``--import``), for its registrations."""
+    import importlib
+    import importlib.util
+
+    for index, what in enumerate(imports):
+        if what.endswith(".py") or os.sep in what:
+            name = f"_envfleet_bench_import_{index}"
+            spec = importlib.util.spec_from_file_location(name, os.path.abspath(what))
+            if spec is None or spec.loader is None:
+                raise ImportError(f"cannot import {what!r}")
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[name] = module
+            spec.loader.exec_module(module)
+        else:
+            importlib.import_module(what)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = json.loads((sys.argv[1:] if argv is None else argv)[0])
+    import_all(args.get("imports") or [])
     result = KINDS[args["kind"]](args)
     result.setdefault("pid", os.getpid())
     result.setdefault("affinity", affinity())

@@ -1,4 +1,4 @@
-"""The contestants: seven ways to step a batch of environments, all doing the same work.
+"""The contestants: nine ways to step a batch of environments, all doing the same work.
 
 Each executor is built inside a fresh cell process (see :mod:`envfleet.bench._cell`) and
 exposes one operation, ``run(calls)``: make ``calls`` batched calls, each stepping
@@ -8,7 +8,8 @@ the task's action space with a fixed seed, so every executor feeds its envs the 
 actions; only the dtype is adapted to what each library takes (EnvPool's discrete actions are
 int32). Episode ends are handled the way the vector libraries do (``next_step`` autoreset:
 the call after an episode ends resets that env and counts as a step), and the plain Python
-loop mimics it, so a row is the same unit of work everywhere.
+loop mimics it, so a row is the same unit of work everywhere. How each library is configured
+to do an envfleet task's work (Atari preprocessing, reference tasks) is :mod:`.tasks`'s job.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ class ExecutorInfo:
     """What the planner and the report need to know about an executor, without building it."""
 
     name: str
-    library: str  # the package that must be importable: envfleet, envpool or gymnasium
+    library: str  # the package that must be importable: envfleet, envpool, gymnasium, ale_py
     mode: str  # "sync" (batch_size == num_envs) or "async" (batches of the first to finish)
     threaded: bool  # takes a num_threads option (the grid's thread axis applies)
     description: str
@@ -53,6 +54,12 @@ EXECUTORS: dict[str, ExecutorInfo] = {
         ),
         ExecutorInfo(
             "python-loop", "gymnasium", "sync", False, "for-loop over gymnasium.make envs"
+        ),
+        ExecutorInfo(
+            "ale-vector-sync", "ale_py", "sync", True, "ale_py AtariVectorEnv + step() (Atari)"
+        ),
+        ExecutorInfo(
+            "ale-vector-async", "ale_py", "async", True, "ale_py AtariVectorEnv recv/send (Atari)"
         ),
     )
 }
@@ -86,25 +93,35 @@ def make_actions(task: str, rows: int, count: int, seed: int) -> np.ndarray:
     return np.stack([np.asarray(space.sample()) for _ in range(count)])
 
 
-def unavailable_reason(name: str, task: str) -> str | None:
+def unavailable_reason(name: str, task: str, reference_task: str | None = None) -> str | None:
     """Why executor ``name`` cannot run ``task`` here (a note for the report), or None."""
+    from envfleet.bench import tasks
+
     info = EXECUTORS[name]
     if info.library == "envpool":
         try:
             import envpool
         except Exception as exc:  # ImportError, or a broken binary wheel
             return f"envpool is not importable ({exc}); pip install 'envfleet[bench]'"
-        if task not in envpool.list_all_envs():
-            return f"EnvPool has no task {task!r}"
+        theirs = tasks.library_task("envpool", task, reference_task)
+        if theirs not in envpool.list_all_envs():
+            return f"EnvPool has no task {theirs!r}"
     elif info.library == "gymnasium":
-        import gymnasium
-
-        if task not in gymnasium.registry:
-            return f"Gymnasium has no task {task!r}"
+        theirs = tasks.library_task("gymnasium", task, reference_task)
+        maker = tasks.gymnasium_maker(theirs)
+        if maker is None:
+            return f"Gymnasium has no task {theirs!r} (--reference-task names a stand-in)"
         try:
-            gymnasium.make(task).close()
+            maker().close()
         except Exception as exc:  # a missing optional dependency of the env
-            return f"gymnasium.make({task!r}) fails: {exc}"
+            return f"Gymnasium cannot make {theirs!r}: {exc}"
+    elif info.library == "ale_py":
+        if tasks.atari_options(task) is None:
+            return "AtariVectorEnv runs Atari tasks only"
+        try:
+            from ale_py.vector_env import AtariVectorEnv  # noqa: F401
+        except Exception as exc:
+            return f"ale_py.vector_env is not importable ({exc})"
     return None
 
 
@@ -116,13 +133,18 @@ def build(
     num_threads: int | None,
     seed: int,
     actions: np.ndarray,
+    reference_task: str | None = None,
 ) -> Executor:
     """Builds executor ``name`` and brings it to the state where ``run`` can be timed.
 
     ``actions`` has shape ``(count, batch_size, *action_shape)``; call ``i`` uses
     ``actions[i % count]``. The pool is reset (async ones: ``async_reset``) before returning.
+    Libraries that lack ``task`` run ``reference_task`` instead (see :mod:`.tasks`).
     """
-    return _BUILDERS[name](task, num_envs, batch_size, num_threads, seed, actions)
+    from envfleet.bench.tasks import library_task
+
+    theirs = library_task(EXECUTORS[name].library, task, reference_task)
+    return _BUILDERS[name](theirs, num_envs, batch_size, num_threads, seed, actions)
 
 
 # ---- builders ------------------------------------------------------------------------------
@@ -191,7 +213,12 @@ def _gymnasium_vector(mode: str) -> Callable[..., Executor]:
     def make(task, num_envs, batch_size, num_threads, seed, actions) -> Executor:
         import gymnasium
 
-        env = gymnasium.make_vec(task, num_envs=num_envs, vectorization_mode=mode)
+        from envfleet.bench.tasks import gymnasium_maker
+
+        # The same as gymnasium.make_vec(task, num_envs, mode) for a registered id, and it
+        # also takes the wrapped envs that stand for Atari tasks.
+        vectors = {"sync": gymnasium.vector.SyncVectorEnv, "async": gymnasium.vector.AsyncVectorEnv}
+        env = vectors[mode]([gymnasium_maker(task)] * num_envs)
         try:
             env.reset(seed=seed)
             pids = [p.pid for p in getattr(env, "processes", []) if p.pid is not None]
@@ -205,9 +232,10 @@ def _gymnasium_vector(mode: str) -> Callable[..., Executor]:
 
 
 def _python_loop(task, num_envs, batch_size, num_threads, seed, actions) -> Executor:
-    import gymnasium
+    from envfleet.bench.tasks import gymnasium_maker
 
-    envs = [gymnasium.make(task) for _ in range(num_envs)]
+    make_one = gymnasium_maker(task)
+    envs = [make_one() for _ in range(num_envs)]
     for i, env in enumerate(envs):
         env.reset(seed=seed + i)
     # One Python list of per-env actions per batch: the loop indexes, it does not convert.
@@ -236,6 +264,27 @@ def _python_loop(task, num_envs, batch_size, num_threads, seed, actions) -> Exec
     return Executor(run, close)
 
 
+def _ale_vector(task, num_envs, batch_size, num_threads, seed, actions) -> Executor:
+    from ale_py.vector_env import AtariVectorEnv
+
+    from envfleet.bench.tasks import ale_vector_kwargs
+
+    kwargs = ale_vector_kwargs(task)
+    env = AtariVectorEnv(
+        kwargs.pop("game"),
+        num_envs,
+        batch_size=batch_size,
+        num_threads=num_threads or 0,
+        **kwargs,
+    )
+    actions = np.ascontiguousarray(actions, dtype=np.int32)
+    # reset() ends with a recv(), and send() addresses the envs the last recv returned, so
+    # step() (send + recv) is the whole loop in both modes; with batch_size < num_envs its
+    # recv returns the first batch_size envs to finish, as EnvPool's async API does.
+    env.reset(seed=seed)
+    return Executor(_stepper(env.step, actions), env.close)
+
+
 _BUILDERS: dict[str, Callable[..., Executor]] = {
     "envfleet-sync": _envfleet,
     "envfleet-async": _envfleet,
@@ -244,6 +293,8 @@ _BUILDERS: dict[str, Callable[..., Executor]] = {
     "gymnasium-sync": _gymnasium_vector("sync"),
     "gymnasium-async": _gymnasium_vector("async"),
     "python-loop": _python_loop,
+    "ale-vector-sync": _ale_vector,
+    "ale-vector-async": _ale_vector,
 }
 assert set(_BUILDERS) == set(EXECUTORS)
 

@@ -10,6 +10,10 @@ own configuration:
 - Gymnasium and the Python loop have no thread option: they appear once per ``batch``
   (Gymnasium's async vector env uses one worker process per env instead).
 
+An executor may also run another envfleet task than the run's (``--executors
+envfleet-sync@CartPole-v1``: the C++ CartPole beside a Python-written one); its cells carry that
+task and are labelled ``executor@task``.
+
 A pool never gets more threads than envs (the extra threads could only idle), so grid points
 that collapse to the same configuration are measured once. The *limit* of a cell is the raw
 single-thread C++ rate times ``usable_cores``: the number of envs the cell can step at once,
@@ -29,6 +33,8 @@ class Cell:
     """One configuration of one executor; measured in ``rounds`` fresh processes."""
 
     executor: str
+    task: str  # the envfleet task whose work the cell does (its limit is that task's)
+    label: str  # the executor's name in tables: ``executor``, or ``executor@task``
     mode: str
     batch_size: int
     num_envs: int
@@ -38,14 +44,24 @@ class Cell:
     @property
     def key(self) -> str:
         threads = "-" if self.num_threads is None else str(self.num_threads)
-        return f"{self.executor} b={self.batch_size} n={self.num_envs} t={threads}"
+        return f"{self.label} b={self.batch_size} n={self.num_envs} t={threads}"
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
+def parse_executor(text: str, run_task: str) -> tuple[str, str, str]:
+    """``"name"`` or ``"name@task"`` -> (name, task, label); raises ValueError if unknown."""
+    name, _, task = text.strip().partition("@")
+    if name not in EXECUTORS:
+        raise ValueError(f"unknown executor {name!r}; choose from {', '.join(EXECUTORS)}")
+    task = task.strip() or run_task
+    return name, task, name if task == run_task else f"{name}@{task}"
+
+
 def make_cells(
     executors: list[str],
+    run_task: str,
     batches: list[int],
     threads: list[int],
     cores: int,
@@ -54,15 +70,17 @@ def make_cells(
 ) -> tuple[list[Cell], list[str]]:
     """The cells of the grid, in a stable order, and notes on cells left out.
 
-    Cells are ordered by batch, then threads, then executor (in ``executors`` order), which
-    is the order the runner interleaves them in.
+    ``executors`` holds names or ``name@task`` (see :func:`parse_executor`). Cells are ordered
+    by batch, then threads, then executor (in ``executors`` order), which is the order the
+    runner interleaves them in.
     """
     cells: list[Cell] = []
     notes: list[str] = []
     seen: set[Cell] = set()
     for batch in sorted(set(batches)):
         for t in sorted(set(threads)):
-            for name in executors:
+            for text in executors:
+                name, task, label = parse_executor(text, run_task)
                 info = EXECUTORS[name]
                 num_envs = batch * async_factor if info.mode == "async" else batch
                 if info.threaded:
@@ -80,7 +98,7 @@ def make_cells(
                     num_threads, usable = None, min(num_envs, cores)
                 else:
                     num_threads, usable = None, 1
-                cell = Cell(name, info.mode, batch, num_envs, num_threads, usable)
+                cell = Cell(name, task, label, info.mode, batch, num_envs, num_threads, usable)
                 if cell not in seen:
                     seen.add(cell)
                     cells.append(cell)

@@ -22,14 +22,14 @@ from typing import Any
 from envfleet.bench.runner import BenchResults
 
 WINDOW_COLUMNS = [
-    "kind", "executor", "mode", "batch_size", "num_envs", "num_threads", "usable_cores",
-    "round", "window", "calls", "steps", "seconds", "steps_per_s", "cpu_s", "cores_busy",
-    "loadavg1", "pid", "make_s", "workers",
+    "kind", "label", "executor", "task", "mode", "batch_size", "num_envs", "num_threads",
+    "usable_cores", "round", "window", "calls", "steps", "seconds", "steps_per_s", "cpu_s",
+    "cores_busy", "loadavg1", "pid", "make_s", "workers",
 ]  # fmt: skip
 SUMMARY_COLUMNS = [
-    "executor", "mode", "batch_size", "num_envs", "num_threads", "usable_cores", "windows",
-    "median", "min", "max", "q1", "q3", "cores_busy", "limit", "fraction_of_limit",
-    "vs_envpool", "vs_envpool_ref", "vs_gymnasium_async",
+    "label", "executor", "task", "mode", "batch_size", "num_envs", "num_threads",
+    "usable_cores", "windows", "median", "min", "max", "q1", "q3", "cores_busy", "limit",
+    "fraction_of_limit", "vs_envpool", "vs_envpool_ref", "vs_gymnasium_async",
 ]  # fmt: skip
 FILES = {
     "json": "results.json",
@@ -47,12 +47,18 @@ def _quartiles(values: list[float]) -> tuple[float, float]:
     return q1, q3
 
 
-def physical_limit(results: BenchResults) -> dict[str, Any] | None:
-    """The median raw single-thread rate (steps/s) over every raw window, with its spread."""
-    rates = [w["steps_per_s"] for w in results.windows if w["kind"] == "raw"]
+def physical_limit(results: BenchResults, task: str | None = None) -> dict[str, Any] | None:
+    """The median raw single-thread rate (steps/s) of ``task`` (the run's by default)."""
+    task = task or results.config.task
+    rates = [
+        w["steps_per_s"]
+        for w in results.windows
+        if w["kind"] == "raw" and w.get("task", results.config.task) == task
+    ]
     if not rates:
         return None
     return {
+        "task": task,
         "steps_per_s_per_thread": statistics.median(rates),
         "min": min(rates),
         "max": max(rates),
@@ -61,10 +67,16 @@ def physical_limit(results: BenchResults) -> dict[str, Any] | None:
     }
 
 
+def physical_limits(results: BenchResults) -> dict[str, dict[str, Any]]:
+    """:func:`physical_limit` of every task the run measured, the run's task first."""
+    tasks = [results.config.task] + [c.task for c in results.cells]
+    limits = {task: physical_limit(results, task) for task in dict.fromkeys(tasks)}
+    return {task: limit for task, limit in limits.items() if limit}
+
+
 def summarize(results: BenchResults) -> list[dict[str, Any]]:
     """One row per measured cell, in grid order, with statistics, limit and ratios."""
-    limit = physical_limit(results)
-    per_thread = limit["steps_per_s_per_thread"] if limit else None
+    limits = physical_limits(results)
     by_key: dict[str, list[dict[str, Any]]] = {}
     for w in results.windows:
         if w["kind"] == "throughput":
@@ -77,7 +89,8 @@ def summarize(results: BenchResults) -> list[dict[str, Any]]:
         rates = [w["steps_per_s"] for w in windows]
         q1, q3 = _quartiles(rates)
         median = statistics.median(rates)
-        cell_limit = per_thread * cell.usable_cores if per_thread else None
+        limit = limits.get(cell.task)
+        cell_limit = limit["steps_per_s_per_thread"] * cell.usable_cores if limit else None
         rows.append(
             {
                 **cell.as_dict(),
@@ -96,9 +109,18 @@ def summarize(results: BenchResults) -> list[dict[str, Any]]:
     return rows
 
 
+def best_per_executor(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each executor's fastest cell (by median), in first-appearance order."""
+    best: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        if row["label"] not in best or row["median"] > best[row["label"]]["median"]:
+            best[row["label"]] = row
+    return list(best.values())
+
+
 def _key(w: dict[str, Any]) -> str:
     threads = "-" if w["num_threads"] is None else str(w["num_threads"])
-    return f"{w['executor']} b={w['batch_size']} n={w['num_envs']} t={threads}"
+    return f"{w['label']} b={w['batch_size']} n={w['num_envs']} t={threads}"
 
 
 def _add_ratios(rows: list[dict[str, Any]]) -> None:
@@ -115,13 +137,13 @@ def _add_ratios(rows: list[dict[str, Any]]) -> None:
             refs = [
                 r
                 for r in rows
-                if r["executor"] == pool
+                if r["label"] == pool
                 and r["batch_size"] == row["batch_size"]
                 and r["num_threads"] == row["num_threads"]
             ]
         else:
             refs = sorted(
-                (r for r in rows if r["executor"] == pool and r["batch_size"] == row["batch_size"]),
+                (r for r in rows if r["label"] == pool and r["batch_size"] == row["batch_size"]),
                 key=lambda r: r["num_threads"],
             )[-1:]
         ref = refs[0] if refs else None
@@ -130,7 +152,7 @@ def _add_ratios(rows: list[dict[str, Any]]) -> None:
         gym = [
             r
             for r in rows
-            if r["executor"] == "gymnasium-async" and r["batch_size"] == row["batch_size"]
+            if r["label"] == "gymnasium-async" and r["batch_size"] == row["batch_size"]
         ]
         row["vs_gymnasium_async"] = row["median"] / gym[0]["median"] if gym else None
 
@@ -201,10 +223,28 @@ def _ratio(value: float | None) -> str:
     return f"{value:,.1f}x" if value >= 10 else f"{value:.2f}x"
 
 
+def _best_lines(task: str, rows: list[dict[str, Any]], width: int) -> list[str]:
+    """Best against best: each executor's fastest cell, and envfleet's best over it."""
+    best = best_per_executor(rows)
+    ours = [r for r in best if r["executor"].startswith("envfleet") and r["task"] == task]
+    if not best:
+        return []
+    top = max(ours, key=lambda r: r["median"]) if ours else None
+    lines = ["", "best of each executor (its fastest cell; envfleet's best over it):"]
+    for row in best:
+        threads = "-" if row["num_threads"] is None else str(row["num_threads"])
+        where = f"b={row['batch_size']} n={row['num_envs']} t={threads}"
+        fraction = row["fraction_of_limit"]
+        note = "-" if fraction is None else f"{fraction:.1%} of limit"
+        if top is not None and row is not top:
+            note = f"envfleet {_ratio(top['median'] / row['median'])}; {note}"
+        lines.append(f"  {row['label']:<{width}}{_rate(row['median']):>10}  {where:<18}{note}")
+    return lines
+
+
 def format_table(results: BenchResults, rows: list[dict[str, Any]], extras: dict[str, Any]) -> str:
     """The terminal table: one block per batch size, then the limit, the extras and the notes."""
     config, meta = results.config, results.meta
-    limit = physical_limit(results)
     lines = []
     affinity = meta.get("affinity") or []
     cpu = meta.get("cpu_model") or "unknown CPU"
@@ -217,13 +257,19 @@ def format_table(results: BenchResults, rows: list[dict[str, Any]], extras: dict
         f"per cell: {config.rounds} rounds x {config.windows} windows of ~{config.window_s:g} s "
         f"(median of {per_cell}), a fresh process per round; spread = min/max vs the median"
     )
-    if limit:
+    if config.reference_task:
         lines.append(
-            f"limit = {_rate(limit['steps_per_s_per_thread'])} steps/s per thread (raw C++ loop, "
-            f"one env; {_rate(limit['min'])}-{_rate(limit['max'])}) x usable cores"
+            f"libraries without {config.task} run {config.reference_task} (--reference-task)"
         )
+    for task, limit in physical_limits(results).items():
+        name = "" if task == config.task else f" of {task}"
+        lines.append(
+            f"limit{name} = {_rate(limit['steps_per_s_per_thread'])} steps/s per thread (raw "
+            f"C++ loop, one env; {_rate(limit['min'])}-{_rate(limit['max'])}) x usable cores"
+        )
+    width = max([16] + [len(row["label"]) + 1 for row in rows])
     header = (
-        f"{'batch':>5}  {'executor':<16}{'envs':>5}{'thr':>4}{'steps/s':>10}{'spread':>13}"
+        f"{'batch':>5}  {'executor':<{width}}{'envs':>5}{'thr':>4}{'steps/s':>10}{'spread':>13}"
         f"{'vs envpool':>11}{'vs gym-async':>13}{'of limit':>9}{'busy':>6}"
     )
     lines += ["", header, "-" * len(header)]
@@ -237,11 +283,12 @@ def format_table(results: BenchResults, rows: list[dict[str, Any]], extras: dict
         threads = "-" if row["num_threads"] is None else str(row["num_threads"])
         fraction = row["fraction_of_limit"]
         lines.append(
-            f"{row['batch_size']:>5}  {row['executor']:<16}{row['num_envs']:>5}{threads:>4}"
+            f"{row['batch_size']:>5}  {row['label']:<{width}}{row['num_envs']:>5}{threads:>4}"
             f"{_rate(med):>10}{spread:>13}{_ratio(row['vs_envpool']):>11}"
             f"{_ratio(row['vs_gymnasium_async']):>13}"
             f"{('-' if fraction is None else f'{fraction:.1%}'):>9}{row['cores_busy']:>6.2f}"
         )
+    lines += _best_lines(config.task, rows, width)
     lines.append("")
     lines += [
         f"batch: env steps per call (async: batch_size, the pool has {config.async_factor}x the "
@@ -302,10 +349,10 @@ def plot(results: BenchResults, rows: list[dict[str, Any]], path: str) -> str | 
     limit = physical_limit(results)
     fig, ax = plt.subplots(figsize=(9, 5.5))
     colors = plt.get_cmap("tab10")
-    names = list(dict.fromkeys(r["executor"] for r in rows))
+    names = list(dict.fromkeys(r["label"] for r in rows))
     grid_threads = sorted(set(results.config.threads))
     for name in names:
-        mine = [r for r in rows if r["executor"] == name]
+        mine = [r for r in rows if r["label"] == name]
         # One line per --num-threads value; a pool gets at most num_envs threads, so the
         # cell of a small batch may be shared by several lines.
         per_line: dict[int | None, list[dict[str, Any]]] = {None: mine}
@@ -381,6 +428,7 @@ def write(results: BenchResults, out_dir: str, make_plot: bool = True) -> dict[s
         **results.as_dict(),
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "limit": physical_limit(results),
+        "limits": physical_limits(results),
         "summary": rows,
         "extras": {**extras, "records": results.extras},
         "windows": results.windows,

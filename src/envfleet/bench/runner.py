@@ -23,8 +23,10 @@ from typing import Any
 
 import envfleet
 from envfleet.bench._cell import RESULT_MARKER, affinity
-from envfleet.bench.plan import Cell, make_cells
+from envfleet.bench.executors import EXECUTORS
+from envfleet.bench.plan import Cell, make_cells, parse_executor
 from envfleet.bench.progress import Progress
+from envfleet.bench.tasks import differences
 
 # The columns of a physical-limit window, so that it sits in the same table as the cells.
 _RAW_CELL = {
@@ -45,7 +47,7 @@ class BenchConfig:
     """Everything that decides what a run measures (recorded verbatim in the JSON)."""
 
     task: str
-    executors: list[str]
+    executors: list[str]  # names, or name@task to run another envfleet task (plan.py)
     batches: list[int]
     threads: list[int]
     async_factor: int = 2
@@ -61,6 +63,19 @@ class BenchConfig:
     action_batches: int = 64
     cores: int = field(default_factory=lambda: len(affinity()))
     quick: bool = False
+    # What other libraries run where they lack ``task`` (a Python-written env): see tasks.py.
+    reference_task: str | None = None
+    # Modules or .py files every cell process imports first (they register Python envs).
+    imports: list[str] = field(default_factory=list)
+
+    def tasks(self) -> list[str]:
+        """Every envfleet task the run measures: ``task`` first, then ``name@task`` ones."""
+        found = [self.task]
+        for text in self.executors:
+            task = text.partition("@")[2].strip()
+            if task and task not in found:
+                found.append(task)
+        return found
 
 
 @dataclass
@@ -143,8 +158,10 @@ def run(config: BenchConfig, show_progress: bool = True) -> BenchResults:
     results = BenchResults(config)
     started = time.monotonic()
     timeout = _job_timeout(config)
+    common = {"imports": config.imports, "reference_task": config.reference_task}
     try:
-        probe = run_cell({"kind": "probe", "task": config.task, "executors": config.executors}, 120)
+        probe_args = {"kind": "probe", "task": config.task, "executors": config.executors}
+        probe = run_cell({**probe_args, **common}, 120)
     except subprocess.TimeoutExpired as exc:
         raise CellError(f"the probe hung: {exc}") from None
     unavailable = probe.pop("unavailable")
@@ -155,8 +172,11 @@ def run(config: BenchConfig, show_progress: bool = True) -> BenchResults:
             results.notes.append(f"{name} skipped: {unavailable[name]}")
         else:
             executors.append(name)
+    libraries = {EXECUTORS[parse_executor(text, config.task)[0]].library for text in executors}
+    results.notes += differences(config.task, libraries)
     cells, notes = make_cells(
         executors,
+        config.task,
         config.batches,
         config.threads,
         config.cores,
@@ -166,13 +186,15 @@ def run(config: BenchConfig, show_progress: bool = True) -> BenchResults:
     results.cells = cells
     results.notes += notes
     extra_jobs = _extra_jobs(config, executors)
+    limit_tasks = list(dict.fromkeys(cell.task for cell in cells)) or [config.task]
     progress = Progress(
-        1 + config.rounds * (1 + len(cells)) + len(extra_jobs), enabled=show_progress
+        1 + config.rounds * (len(limit_tasks) + len(cells)) + len(extra_jobs),
+        enabled=show_progress,
     )
     progress.advance("probe")
     failed: set[str] = set()
     timing = {
-        "task": config.task,
+        **common,
         "seed": config.seed,
         "warmup_s": config.warmup_s,
         "window_s": config.window_s,
@@ -180,15 +202,16 @@ def run(config: BenchConfig, show_progress: bool = True) -> BenchResults:
     }
     try:
         for round_index in range(config.rounds):
-            label = f"physical limit (round {round_index + 1}/{config.rounds})"
-            progress.show(label)
-            try:
-                out = run_cell({"kind": "raw", **timing}, timeout)
-                where = {**_RAW_CELL, "round": round_index, "pid": out["pid"]}
-                results.windows += [{**where, **w} for w in out["windows"]]
-            except (CellError, subprocess.TimeoutExpired) as exc:
-                results.notes.append(f"physical limit, round {round_index + 1} failed: {exc}")
-            progress.advance(label)
+            for task in limit_tasks:
+                label = f"physical limit {task} (round {round_index + 1}/{config.rounds})"
+                progress.show(label)
+                try:
+                    out = run_cell({"kind": "raw", "task": task, **timing}, timeout)
+                    where = {**_RAW_CELL, "task": task, "round": round_index, "pid": out["pid"]}
+                    results.windows += [{**where, **w} for w in out["windows"]]
+                except (CellError, subprocess.TimeoutExpired) as exc:
+                    results.notes.append(f"{label} failed: {exc}")
+                progress.advance(label)
             for cell in cells:
                 label = f"{cell.key} (round {round_index + 1}/{config.rounds})"
                 if cell.key in failed:
@@ -198,6 +221,7 @@ def run(config: BenchConfig, show_progress: bool = True) -> BenchResults:
                 args = {
                     "kind": "throughput",
                     "executor": cell.executor,
+                    "task": cell.task,
                     "num_envs": cell.num_envs,
                     "batch_size": cell.batch_size,
                     "num_threads": cell.num_threads,
@@ -248,6 +272,7 @@ def _extra_jobs(config: BenchConfig, executors: list[str]) -> list[tuple[str, di
         what = "memory" if kind == "rss" else "make()"
         label = f"{what}: {library} num_envs={num_envs} (round {round_index + 1})"
         args = {"kind": kind, "library": library, "task": config.task, "num_envs": num_envs}
+        args.update(imports=config.imports, reference_task=config.reference_task)
         jobs.append((label, {**args, "num_threads": config.cores, "round": round_index}))
 
     for round_index in range(config.rounds):

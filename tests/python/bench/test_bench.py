@@ -22,6 +22,7 @@ from envfleet.bench.plan import make_cells
 from envfleet.bench.report import SUMMARY_COLUMNS, WINDOW_COLUMNS
 
 _PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(envfleet.__file__)))
+_REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 TINY = ["--num-envs", "2", "--num-threads", "1", "--rounds", "1", "--windows", "2"]
 TINY += ["--window", "0.05", "--warmup", "0.05", "--no-progress"]
 
@@ -113,12 +114,22 @@ def test_bad_arguments_exit_2(tmp_path):
     proc = run_bench(["--task", "NoSuchTask-v0", "--out", str(tmp_path)], timeout=60)
     assert proc.returncode == 2 and "unknown task" in proc.stderr
     proc = run_bench(["--executors", "envfleet-turbo", "--out", str(tmp_path)], timeout=60)
-    assert proc.returncode == 2 and "unknown executors" in proc.stderr
+    assert proc.returncode == 2 and "unknown executor 'envfleet-turbo'" in proc.stderr
+    proc = run_bench(["--executors", "envfleet-sync@Nope-v0", "--out", str(tmp_path)], timeout=60)
+    assert proc.returncode == 2 and "unknown task 'Nope-v0'" in proc.stderr
+    proc = run_bench(["--import", "no_such_module_xyz", "--out", str(tmp_path)], timeout=60)
+    assert proc.returncode == 2 and "--import failed" in proc.stderr
 
 
 def test_cells_collapse_and_cap():
     cells, notes = make_cells(
-        list(EXECUTORS), [1, 128], [1, 2], cores=2, async_factor=2, gymnasium_async_max_envs=64
+        list(EXECUTORS),
+        "CartPole-v1",
+        [1, 128],
+        [1, 2],
+        cores=2,
+        async_factor=2,
+        gymnasium_async_max_envs=64,
     )
     keys = [c.key for c in cells]
     assert len(keys) == len(set(keys))
@@ -150,5 +161,57 @@ def test_executor_counts_batch_rows(name):
     executor = build(name, "CartPole-v1", num_envs, batch, 1, 0, actions)
     try:
         assert executor.run(50) == 50 * batch  # through several episode ends
+    finally:
+        executor.close()
+
+
+def test_python_env_beside_cpp_and_reference(tmp_path):
+    """--import registers a Python-written env in every process; NAME@TASK runs the C++ task
+    beside it, and --reference-task is what Gymnasium runs instead."""
+    out = tmp_path / "out"
+    example = os.path.join(_REPO, "examples", "cartpole.py")
+    executors = "envfleet-sync,envfleet-sync@CartPole-v1,gymnasium-sync"
+    args = [*TINY, "--import", example, "--task", "PyCartPole-v1"]
+    args += ["--reference-task", "CartPole-v1", "--executors", executors, "--no-extras"]
+    proc = run_bench([*args, "--out", str(out)], timeout=300)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    doc = json.loads((out / "results.json").read_text())
+    labels = [r["label"] for r in doc["summary"]]
+    assert labels == ["envfleet-sync", "envfleet-sync@CartPole-v1", "gymnasium-sync"]
+    tasks = {r["label"]: r["task"] for r in doc["summary"]}
+    assert tasks["envfleet-sync@CartPole-v1"] == "CartPole-v1"
+    assert tasks["gymnasium-sync"] == "PyCartPole-v1"  # the work it stands in for
+    assert set(doc["limits"]) == {"PyCartPole-v1", "CartPole-v1"}  # a limit per task
+    assert all(r["fraction_of_limit"] > 0 for r in doc["summary"])
+    assert "run CartPole-v1 (--reference-task)" in proc.stdout
+    assert "best of each executor" in proc.stdout
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("ale_py") is None or "Pong-v5" not in envfleet.list_all_envs(),
+    reason="the Atari family and ale-py are needed",
+)
+@pytest.mark.parametrize(
+    "name", ["ale-vector-sync", "ale-vector-async", "gymnasium-sync", "python-loop"]
+)
+def test_atari_executors_do_envfleets_work(name):
+    """AtariVectorEnv and Gymnasium's wrapped ALE/Pong-v5 stand for Pong-v5, same shapes."""
+    from envfleet.bench.tasks import ale_vector_kwargs, gymnasium_maker
+
+    kwargs = ale_vector_kwargs("Pong-v5")
+    assert kwargs["game"] == "pong" and kwargs["reward_clipping"] is False
+    assert kwargs["max_num_frames_per_episode"] == 27000 * 4
+    env = gymnasium_maker("Pong-v5")()
+    try:
+        assert env.observation_space.shape == (4, 84, 84)
+        assert env.action_space == envfleet.make_spec("Pong-v5").action_space
+    finally:
+        env.close()
+    batch = 2
+    num_envs = 2 * batch if EXECUTORS[name].mode == "async" else batch
+    actions = make_actions("Pong-v5", batch, 4, seed=0)
+    executor = build(name, "Pong-v5", num_envs, batch, 1, 0, actions)
+    try:
+        assert executor.run(5) == 5 * batch
     finally:
         executor.close()

@@ -1,0 +1,140 @@
+"""How each library runs the work of an envfleet task: the bench's translation table.
+
+An executor must do the same work as envfleet: the same dynamics, preprocessing and options.
+For most tasks the other libraries know the same id (``CartPole-v1``, ``Ant-v5``). Two cases
+need a translation:
+
+- Atari ``<Game>-v5``: EnvPool has the id with the same defaults; Gymnasium runs ale-py's
+  ``ALE/<Game>-v5`` with frame skipping and sticky actions off, wrapped in
+  ``AtariPreprocessing`` (frame_skip 4, 84x84 gray, noop_max 30, max-pooling) and
+  ``FrameStackObservation(4)``; ale-py's ``AtariVectorEnv`` takes the options directly. Only
+  the FIRE press after a reset differs: EnvPool, envfleet and AtariVectorEnv press FIRE on
+  games that have it, Gymnasium's wrapper does not (one step per episode; noted in the report);
+- tasks only envfleet has (environments written in Python): ``--reference-task`` names the id
+  the other libraries run instead, e.g. ``CartPole-v1`` for a Python-written CartPole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+def envfleet_spec(task: str):
+    import envfleet
+
+    return envfleet.make_spec(task)
+
+
+def atari_options(task: str) -> dict[str, Any] | None:
+    """The resolved envfleet options of an Atari task, or None when it is not an Atari task."""
+    spec = envfleet_spec(task)
+    if spec.env_type != "Atari":
+        return None
+    return {**spec.config.env_options, "max_episode_steps": spec.config.max_episode_steps}
+
+
+def library_task(library: str, task: str, reference_task: str | None) -> str:
+    """The id ``library`` runs for ``task``: the task itself, or the reference task.
+
+    The reference task stands in only where the library lacks the task (a Python-written env).
+    """
+    if library == "envfleet" or reference_task is None:
+        return task
+    if library == "envpool":
+        import envpool
+
+        return task if task in envpool.list_all_envs() else reference_task
+    if library == "gymnasium":
+        return task if gymnasium_maker(task, check=True) else reference_task
+    return task
+
+
+def gymnasium_maker(task: str, check: bool = False) -> Callable[[], Any] | None:
+    """A function making one Gymnasium env that does ``task``'s work; None if there is none.
+
+    ``check=True`` only answers whether one exists (no env is made).
+    """
+    import gymnasium
+
+    options = atari_options(task) if _is_envfleet_task(task) else None
+    if options is not None:
+        try:
+            import ale_py
+        except ImportError:
+            return None
+        gymnasium.register_envs(ale_py)
+        if check:
+            return lambda: None
+        return lambda: _gymnasium_atari(options)
+    if task not in gymnasium.registry:
+        return None
+    return (lambda: None) if check else (lambda: gymnasium.make(task))
+
+
+def _is_envfleet_task(task: str) -> bool:
+    import envfleet
+
+    return task in envfleet.list_all_envs()
+
+
+def _gymnasium_atari(options: dict[str, Any]):
+    """ale-py's ALE/<Game>-v5 preprocessed as EnvPool's defaults do (see the module doc)."""
+    import gymnasium
+    from gymnasium.wrappers import AtariPreprocessing, FrameStackObservation
+
+    from envfleet.envs.atari import task_name
+
+    frame_skip = options["frame_skip"]
+    env = gymnasium.make(
+        f"ALE/{task_name(options['game'])}-v5",
+        frameskip=1,  # AtariPreprocessing skips frames (and max-pools the last two)
+        repeat_action_probability=options["repeat_action_probability"],
+        full_action_space=options["full_action_space"],
+        max_num_frames_per_episode=options["max_episode_steps"] * frame_skip,
+    )
+    env = AtariPreprocessing(
+        env,
+        noop_max=options["noop_max"],
+        frame_skip=frame_skip,
+        screen_size=(options["img_width"], options["img_height"]),
+        terminal_on_life_loss=options["episodic_life"],
+        grayscale_obs=options["gray_scale"],
+    )
+    return FrameStackObservation(env, options["stack_num"])
+
+
+def ale_vector_kwargs(task: str) -> dict[str, Any] | None:
+    """``AtariVectorEnv`` arguments doing envfleet's Atari task's work; None if not Atari."""
+    options = atari_options(task)
+    if options is None:
+        return None
+    frame_skip = options["frame_skip"]
+    return {
+        "game": options["game"],
+        "frameskip": frame_skip,
+        "stack_num": options["stack_num"],
+        "img_height": options["img_height"],
+        "img_width": options["img_width"],
+        "grayscale": options["gray_scale"],
+        "maxpool": True,
+        "noop_max": options["noop_max"],
+        "use_fire_reset": options["use_fire_reset"],
+        "episodic_life": options["episodic_life"],
+        "reward_clipping": options["reward_clip"],
+        "repeat_action_probability": options["repeat_action_probability"],
+        "full_action_space": options["full_action_space"],
+        "max_num_frames_per_episode": options["max_episode_steps"] * frame_skip,
+    }
+
+
+def differences(task: str, libraries: set[str]) -> list[str]:
+    """Where the libraries in the run cannot do exactly ``task``'s work: notes for the report."""
+    notes = []
+    options = atari_options(task) if _is_envfleet_task(task) else None
+    if options is not None and "gymnasium" in libraries and options["use_fire_reset"]:
+        notes.append(
+            "Gymnasium's AtariPreprocessing has no FIRE-on-reset: its envs skip the one FIRE "
+            "step per episode that envfleet, EnvPool and AtariVectorEnv take"
+        )
+    return notes
