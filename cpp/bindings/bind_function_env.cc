@@ -19,8 +19,8 @@ namespace {
 
 DType ParseDType(const std::string& name) {
   static const std::pair<const char*, DType> kTypes[] = {
-      {"bool", DType::kBool},       {"int8", DType::kInt8},   {"uint8", DType::kUint8},
-      {"int32", DType::kInt32},     {"int64", DType::kInt64}, {"float32", DType::kFloat32},
+      {"bool", DType::kBool},      {"int8", DType::kInt8},   {"uint8", DType::kUint8},
+      {"int32", DType::kInt32},    {"int64", DType::kInt64}, {"float32", DType::kFloat32},
       {"float64", DType::kFloat64}};
   for (const auto& [key, dtype] : kTypes) {
     if (name == key) return dtype;
@@ -41,11 +41,13 @@ ArraySpec ParseArraySpec(const nb::dict& d) {
 
 EnvSpec ParseEnvSpec(const nb::dict& d) {
   EnvSpec spec;
-  for (nb::handle key : nb::cast<nb::list>(d["obs"])) spec.obs.push_back(ParseArraySpec(nb::cast<nb::dict>(key)));
-  for (nb::handle key : nb::cast<nb::list>(d["info"])) spec.info.push_back(ParseArraySpec(nb::cast<nb::dict>(key)));
+  for (nb::handle key : nb::cast<nb::list>(d["obs"]))
+    spec.obs.push_back(ParseArraySpec(nb::cast<nb::dict>(key)));
+  for (nb::handle key : nb::cast<nb::list>(d["info"]))
+    spec.info.push_back(ParseArraySpec(nb::cast<nb::dict>(key)));
   spec.action = ParseArraySpec(nb::cast<nb::dict>(d["action"]));
   const std::string layout = nb::cast<std::string>(d["obs_layout"]);
-  spec.obs_layout = layout == "tuple" ? ObsLayout::kTuple
+  spec.obs_layout = layout == "tuple"  ? ObsLayout::kTuple
                     : layout == "dict" ? ObsLayout::kDict
                                        : ObsLayout::kSingle;
   spec.max_episode_steps = nb::cast<int64_t>(d["max_episode_steps"]);
@@ -68,8 +70,8 @@ void RegisterFunctionEnv(const std::string& name, const nb::dict& spec, const nb
     } else if (nb::isinstance<nb::float_>(value)) {
       def->defaults.Set(option, nb::cast<double>(value));
     } else {
-      throw nb::type_error(("option '" + option + "': function envs take bool, int or float")
-                               .c_str());
+      throw nb::type_error(
+          ("option '" + option + "': function envs take bool, int or float").c_str());
     }
   }
   def->option_order = option_order;
@@ -78,11 +80,11 @@ void RegisterFunctionEnv(const std::string& name, const nb::dict& spec, const nb
   def->step = reinterpret_cast<FunctionEnvStep>(step);
   def->observe = reinterpret_cast<FunctionEnvObserve>(observe);
   std::shared_ptr<const FunctionEnvDef> shared = def;
-  MutableEnvTypes()[name] = EnvType{
-      def->defaults, [shared](const Config&) { return shared->spec; },
-      [shared](const Config& config, uint64_t seed) -> std::unique_ptr<Env> {
-        return std::make_unique<FunctionEnv>(shared, config, seed);
-      }};
+  MutableEnvTypes()[name] =
+      EnvType{def->defaults, [shared](const Config&) { return shared->spec; },
+              [shared](const Config& config, uint64_t seed) -> std::unique_ptr<Env> {
+                return std::make_unique<FunctionEnv>(shared, config, seed);
+              }};
 }
 
 }  // namespace
@@ -93,13 +95,18 @@ void BindFunctionEnv(nb::module_& m) {
         nb::arg("step"), nb::arg("observe"),
         "Registers an env type whose reset/step/observe are C functions at these addresses\n"
         "(see cpp/core/function_env.h for their signatures).");
-  m.def("rng_function_addresses", [] {
-    nb::dict out;
-    out["random"] = reinterpret_cast<uintptr_t>(&envfleet_rng_random);
-    out["uniform"] = reinterpret_cast<uintptr_t>(&envfleet_rng_uniform);
-    out["integers"] = reinterpret_cast<uintptr_t>(&envfleet_rng_integers);
-    return out;
-  }, "Addresses of the C functions a function env draws random numbers with.");
+  m.def(
+      "rng_function_addresses",
+      [] {
+        nb::dict out;
+        out["random"] = reinterpret_cast<uintptr_t>(&envfleet_rng_random);
+        out["uniform"] = reinterpret_cast<uintptr_t>(&envfleet_rng_uniform);
+        out["integers"] = reinterpret_cast<uintptr_t>(&envfleet_rng_integers);
+        out["standard_normal"] = reinterpret_cast<uintptr_t>(&envfleet_rng_standard_normal);
+        out["normal"] = reinterpret_cast<uintptr_t>(&envfleet_rng_normal);
+        return out;
+      },
+      "Addresses of the C functions a function env draws random numbers with.");
 }
 
 }  // namespace envfleet

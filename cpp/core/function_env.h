@@ -87,8 +87,7 @@ class FunctionEnv : public Env {
   void Step(const void* action) override {
     double reward = 0.0;
     uint8_t terminated = 0;
-    Check(def_->step(state_.data(), action, &rng(), options_.data(), &reward, &terminated),
-          "step");
+    Check(def_->step(state_.data(), action, &rng(), options_.data(), &reward, &terminated), "step");
     reward_ = reward;
     terminated_ = terminated != 0;
   }
@@ -130,6 +129,14 @@ inline double envfleet_rng_uniform(void* rng, double low, double high) {
 }
 inline int64_t envfleet_rng_integers(void* rng, int64_t low, int64_t high) {
   return static_cast<NumpyGenerator*>(rng)->Integers(low, high);
+}
+inline double envfleet_rng_standard_normal(void* rng) {
+  return static_cast<NumpyGenerator*>(rng)->StandardNormal();
+}
+// Generator.normal(loc, scale) is loc + scale * standard_normal(), one rounding per operation.
+inline double envfleet_rng_normal(void* rng, double loc, double scale) {
+  return numpy_random_internal::MulAddUnfused(loc, scale,
+                                              static_cast<NumpyGenerator*>(rng)->StandardNormal());
 }
 }
 

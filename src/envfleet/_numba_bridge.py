@@ -37,11 +37,14 @@ from numba.extending import intrinsic, models, overload_method, register_model
 from envfleet import _core
 
 # Bumped whenever the generated code changes meaning: part of every cache key.
-BRIDGE_VERSION = 3
+BRIDGE_VERSION = 4
 
 NumbaError = numba.core.errors.NumbaError
 
-_SYMBOLS = {name: f"envfleet_rng_{name}" for name in ("random", "uniform", "integers")}
+_SYMBOLS = {
+    name: f"envfleet_rng_{name}"
+    for name in ("random", "uniform", "integers", "standard_normal", "normal")
+}
 for _name, _address in _core.rng_function_addresses().items():
     llvm.add_symbol(_SYMBOLS[_name], _address)
 
@@ -98,6 +101,39 @@ def _rng_uniform(typingctx, rng, low, high):
 def _rng_integers(typingctx, rng, low, high):
     sig = types.int64(rng, types.int64, types.int64)
     return sig, _external_call(_SYMBOLS["integers"], _I64, [_I8P, _I64, _I64])
+
+
+@intrinsic
+def _rng_standard_normal(typingctx, rng):
+    return types.float64(rng), _external_call(_SYMBOLS["standard_normal"], _F64, [_I8P])
+
+
+@intrinsic
+def _rng_normal(typingctx, rng, loc, scale):
+    sig = types.float64(rng, types.float64, types.float64)
+    return sig, _external_call(_SYMBOLS["normal"], _F64, [_I8P, _F64, _F64])
+
+
+@overload_method(RngType, "standard_normal")
+def _ol_standard_normal(rng):
+    def impl(rng):
+        return _rng_standard_normal(rng)
+
+    return impl
+
+
+@overload_method(RngType, "normal")
+def _ol_normal(rng, loc=0.0, scale=1.0):
+    for name, arg in (("loc", loc), ("scale", scale)):
+        if not isinstance(arg, types.Number | types.Omitted | float):
+            raise numba.core.errors.TypingError(f"rng.normal: {name} must be a number")
+
+    def impl(rng, loc=0.0, scale=1.0):
+        if scale < 0:
+            raise ValueError("rng.normal: scale < 0")
+        return _rng_normal(rng, np.float64(loc), np.float64(scale))
+
+    return impl
 
 
 @overload_method(RngType, "random")

@@ -18,9 +18,9 @@ import envfleet
 class RngProbe(envfleet.PythonEnv):
     """Each reset draws one of every rng helper; obs holds the draws, to compare with NumPy."""
 
-    observation_space = spaces.Box(-np.inf, np.inf, (9,), np.float64)
+    observation_space = spaces.Box(-np.inf, np.inf, (13,), np.float64)
     action_space = spaces.Discrete(2)
-    state = {"draws": (np.float64, 9)}
+    state = {"draws": (np.float64, 13)}
 
     @staticmethod
     def reset(state, rng, options):
@@ -33,6 +33,10 @@ class RngProbe(envfleet.PythonEnv):
         state.draws[6] = rng.integers(0, 2)
         state.draws[7] = rng.uniform(-1, 1)
         state.draws[8] = rng.integers(7, 1000)
+        state.draws[9] = rng.standard_normal()
+        state.draws[10] = rng.normal()
+        state.draws[11] = rng.normal(3.0, 0.5)
+        state.draws[12] = rng.normal(-1, 2)
 
     @staticmethod
     def step(state, action, rng, options):
@@ -59,6 +63,10 @@ def rng_probe_reference(seed: int, episodes: int) -> np.ndarray:
                 rng.integers(0, 2),
                 rng.uniform(-1, 1),
                 rng.integers(7, 1000),
+                rng.standard_normal(),
+                rng.normal(),
+                rng.normal(3.0, 0.5),
+                rng.normal(-1, 2),
             ]
         )
     return np.array(rows, dtype=np.float64)
