@@ -160,7 +160,12 @@ class PyPool {
     pool_options.max_episode_steps = max_episode_steps;
     pool_options.autoreset_mode = static_cast<AutoresetMode>(autoreset_mode);
     pool_options.seeds = seeds;
-    pool_ = std::make_unique<Pool>(spec, config, type.factory, std::move(pool_options));
+    {
+      // Building envs takes a while for some families (ROM loads, model compiles) and uses
+      // worker threads; none of it touches Python.
+      nb::gil_scoped_release release;
+      pool_ = std::make_unique<Pool>(spec, config, type.factory, std::move(pool_options));
+    }
     const ArraySpec& action = pool_->spec().action;
     action_type_ = NumpyType(action.dtype);
     action_elements_ = action.NumElements();

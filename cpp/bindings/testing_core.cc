@@ -4,11 +4,13 @@
 #include <nanobind/stl/vector.h>
 
 #include <atomic>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
 #include "core/action_queue.h"
 #include "core/semaphore.h"
+#include "core/thread_pool.h"
 
 namespace nb = nanobind;
 
@@ -102,9 +104,22 @@ int SemaphoreStress(int num_threads, int per_thread, int chunk) {
 
 }  // namespace
 
+// ParallelFor over n items on num_threads threads; item `fail_at` (if in range) throws.
+// Returns how many times each item ran; a throw is re-raised as ValueError.
+std::vector<int> ParallelForCheck(int n, int num_threads, int fail_at) {
+  std::vector<std::atomic<int>> counts(static_cast<size_t>(n));
+  ParallelFor(n, num_threads, [&](int i) {
+    if (i == fail_at) throw std::invalid_argument("item " + std::to_string(i) + " failed");
+    counts[i].fetch_add(1);
+  });
+  return std::vector<int>(counts.begin(), counts.end());
+}
+
 void BindCoreTesting(nb::module_& m) {
-  m.def("action_queue_stress", &ActionQueueStress, nb::arg("num_consumers"),
-        nb::arg("num_items"), nb::arg("burst"), nb::arg("reserve"));
+  m.def("parallel_for_check", &ParallelForCheck, nb::arg("n"), nb::arg("num_threads"),
+        nb::arg("fail_at") = -1);
+  m.def("action_queue_stress", &ActionQueueStress, nb::arg("num_consumers"), nb::arg("num_items"),
+        nb::arg("burst"), nb::arg("reserve"));
   m.def("semaphore_stress", &SemaphoreStress, nb::arg("num_threads"), nb::arg("per_thread"),
         nb::arg("chunk"));
 }

@@ -61,7 +61,9 @@ class Pool {
     envs_.resize(n);
     action_bytes_ = spec_.action.NumBytes();
     actions_.assign(static_cast<size_t>(n) * action_bytes_, 0);
-    for (int i = 0; i < n; ++i) envs_[i].env = factory(config, options_.seeds[i]);
+    // Env i gets seed i whichever thread builds it, so the order of construction is moot.
+    ParallelFor(n, options_.num_threads,
+                [&](int i) { envs_[i].env = factory(config, options_.seeds[i]); });
 
     arena_ = new BlockArena(BlockLayout(OutputKeys(), b));
     num_env_keys_ = spec_.obs.size() + spec_.info.size();

@@ -1,12 +1,17 @@
 // A fixed set of worker threads, optionally pinned: worker t runs on core
-// (affinity_offset + t) mod cores when affinity_offset >= 0.
+// (affinity_offset + t) mod cores when affinity_offset >= 0. And ParallelFor, which the pool
+// uses to build its envs (an ALE ROM load or a MuJoCo model takes milliseconds each).
 #ifndef ENVFLEET_CORE_THREAD_POOL_H_
 #define ENVFLEET_CORE_THREAD_POOL_H_
 
 #include <pthread.h>
 #include <sched.h>
 
+#include <algorithm>
+#include <atomic>
+#include <exception>
 #include <functional>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -39,6 +44,34 @@ class ThreadPool {
  private:
   std::vector<std::thread> threads_;
 };
+
+// Calls body(i) for every i in [0, n) on up to `num_threads` threads, the calling one
+// included, and returns when all are done. The first exception stops further calls and is
+// rethrown here once every thread has finished.
+inline void ParallelFor(int n, int num_threads, const std::function<void(int)>& body) {
+  const int threads = std::max(1, std::min(num_threads, n));
+  std::atomic<int> next{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto run = [&] {
+    for (int i = next.fetch_add(1); i < n && !failed.load(); i = next.fetch_add(1)) {
+      try {
+        body(i);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(error_mutex);
+        if (!error) error = std::current_exception();
+        failed.store(true);
+      }
+    }
+  };
+  std::vector<std::thread> helpers;
+  helpers.reserve(static_cast<size_t>(threads - 1));
+  for (int t = 1; t < threads; ++t) helpers.emplace_back(run);
+  run();
+  for (auto& helper : helpers) helper.join();
+  if (error) std::rethrow_exception(error);
+}
 
 }  // namespace envfleet
 

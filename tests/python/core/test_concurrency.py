@@ -1,4 +1,5 @@
-"""Stress tests of the pool's concurrency primitives (cpp/core/action_queue.h, semaphore.h)."""
+"""Stress tests of the pool's concurrency primitives (cpp/core/action_queue.h, semaphore.h,
+thread_pool.h)."""
 
 import pytest
 
@@ -19,3 +20,15 @@ def test_action_queue_delivers_every_item_exactly_once(consumers, burst, reserve
 def test_semaphore_permits_are_exact(threads, chunk):
     # Every posted permit is taken exactly once: none lost (that would hang), none invented.
     assert _testing.semaphore_stress(threads, 5_000, chunk) == 0
+
+
+@pytest.mark.parametrize("threads", [1, 2, 5, 64])
+@pytest.mark.parametrize("n", [0, 1, 7, 1000])
+def test_parallel_for_runs_each_item_once(n, threads):
+    assert _testing.parallel_for_check(n, threads) == [1] * n
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_parallel_for_reraises_the_first_failure(threads):
+    with pytest.raises(ValueError, match="item 5 failed"):
+        _testing.parallel_for_check(100, threads, fail_at=5)
