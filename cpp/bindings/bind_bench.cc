@@ -78,9 +78,15 @@ nb::tuple RawStepRate(const std::string& type_name, const nb::dict& options, int
     for (int64_t i = 0; i < num_steps; ++i) {
       env->Step(actions.data() + (static_cast<size_t>(i) % kActions) * action_bytes);
       ++elapsed;
-      if (env->terminated() || (max_episode_steps > 0 && elapsed >= max_episode_steps)) {
-        env->Reset();
-        elapsed = 0;
+      const bool truncated = max_episode_steps > 0 && elapsed >= max_episode_steps;
+      if (env->terminated() || truncated) {  // the pool's autoreset (cpp/core/pool.h)
+        bool continued = false;
+        if (truncated) {
+          env->Reset();
+        } else {
+          continued = env->ResetAfterTermination();
+        }
+        if (!continued) elapsed = 0;
         ++episodes;
       }
       env->Write(slot);

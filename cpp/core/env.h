@@ -5,6 +5,9 @@
 //   Step(action)       advance one step; set reward() and terminated()
 //   Write(out)         write the current observation (and info entries) into an output slot
 //
+// plus one optional hook, ResetAfterTermination(), for envs whose terminations can leave
+// their world running (see below).
+//
 // Step and Write are separate so the pool claims an output slot only once the step's
 // dynamics are done: in async mode the first envs to finish fill the first slots. Everything
 // else (elapsed steps, time limits, autoreset, done flags, env ids) is the pool's business.
@@ -47,7 +50,22 @@ class Env {
   Env(const Env&) = delete;
   Env& operator=(const Env&) = delete;
 
+  // Starts a new episode: every explicit reset, the first one, and autoresets after a time
+  // limit or an env error.
   virtual void Reset() = 0;
+
+  // An autoreset after the env's own terminated() ended the episode (NEXT_STEP or SAME_STEP
+  // autoreset; not when the time limit truncated that same step) calls this instead of
+  // Reset(). An env whose termination can end the learner's episode while its world goes on
+  // (Atari's episodic_life: a lost life) overrides it to carry on that world and returns
+  // true; the pool then treats the new episode as a continuation of the old one's clock:
+  // elapsed_step goes on from where the ended episode left it (the reset result reports that
+  // count, the next step adds one) and max_episode_steps counts across both, as EnvPool does.
+  // Returning false means a fresh episode, exactly as Reset(): the default.
+  virtual bool ResetAfterTermination() {
+    Reset();
+    return false;
+  }
   // `action` points at one action laid out as the spec's action ArraySpec describes.
   virtual void Step(const void* action) = 0;
   virtual void Write(const OutputSlot& out) const = 0;

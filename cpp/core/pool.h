@@ -104,9 +104,7 @@ class Pool {
   size_t action_bytes() const { return action_bytes_; }
 
   // Results the head block still needs before recv() can return it.
-  int64_t HeadNeeds() const {
-    return options_.batch_size - Head()->first_row;
-  }
+  int64_t HeadNeeds() const { return options_.batch_size - Head()->first_row; }
 
   // Whether a step/reset of `count` more envs can complete the head block (with nothing in
   // flight it is sealed to exactly those envs, so it always can).
@@ -204,7 +202,10 @@ class Pool {
     std::unique_ptr<Env> env;
     int64_t elapsed = 0;
     bool needs_reset = true;  // written by workers, read by Python only once delivered
-    bool in_flight = false;   // Python thread only
+    // The episode that needs_reset ended by the env's termination alone (no time limit): its
+    // autoreset goes through Env::ResetAfterTermination, which may continue its clock.
+    bool terminated_only = false;
+    bool in_flight = false;  // Python thread only
   };
 
   std::vector<ArraySpec> OutputKeys() const {
@@ -228,9 +229,7 @@ class Pool {
     return key;
   }
 
-  Block* Head() const {
-    return ring_[head_ % ring_size_].load(std::memory_order_relaxed);
-  }
+  Block* Head() const { return ring_[head_ % ring_size_].load(std::memory_order_relaxed); }
 
   void WorkerLoop() {
     WorkItem items[ActionQueue::kMaxChunk];
@@ -273,9 +272,12 @@ class Pool {
       bool truncated = false;
       int64_t elapsed = 0;
       if (item.reset || record.needs_reset) {
-        env.Reset();
-        record.elapsed = 0;
+        // Explicit resets always start afresh; only an autoreset after a termination may
+        // continue the ended episode's clock.
+        if (!StartEpisode(env, !item.reset && record.terminated_only)) record.elapsed = 0;
+        elapsed = record.elapsed;
         record.needs_reset = false;
+        record.terminated_only = false;
       } else {
         env.Step(actions_.data() + item.env_id * action_bytes_);
         elapsed = ++record.elapsed;
@@ -296,10 +298,10 @@ class Pool {
       if (done && options_.autoreset_mode == AutoresetMode::kSameStep) {
         const size_t final_keys = kNumCommon + num_env_keys_;
         env.Write(OutputSlot(bases + final_keys, row_bytes + final_keys, row));
-        env.Reset();
-        record.elapsed = 0;
+        if (!StartEpisode(env, !truncated)) record.elapsed = 0;
       } else {
         record.needs_reset = done;
+        record.terminated_only = terminated && !truncated;
       }
       env.Write(OutputSlot(bases + kNumCommon, row_bytes + kNumCommon, row));
     } catch (const std::exception& e) {
@@ -308,6 +310,14 @@ class Pool {
       Fail(item, &block, &row, "unknown C++ exception");
     }
     return block;
+  }
+
+  // Resets `env`; with after_termination, through Env::ResetAfterTermination. Returns whether
+  // the new episode continues the ended one's clock (elapsed steps and time limit).
+  static bool StartEpisode(Env& env, bool after_termination) {
+    if (after_termination) return env.ResetAfterTermination();
+    env.Reset();
+    return false;
   }
 
   void Claim(const WorkItem& item, Block** block, int64_t* row) {
@@ -319,6 +329,7 @@ class Pool {
 
   void Fail(const WorkItem& item, Block** block, int64_t* row, const char* what) {
     envs_[item.env_id].needs_reset = true;
+    envs_[item.env_id].terminated_only = false;
     if (*block == nullptr) Claim(item, block, row);
     reinterpret_cast<int32_t*>((*block)->key_bases[kEnvId])[*row] = item.env_id;
     bool expected = false;
@@ -329,8 +340,7 @@ class Pool {
   }
 
   void Complete(Block* block, int64_t rows) {
-    if (block->written.fetch_add(rows, std::memory_order_acq_rel) + rows ==
-        options_.batch_size) {
+    if (block->written.fetch_add(rows, std::memory_order_acq_rel) + rows == options_.batch_size) {
       block->ready.Post();
     }
   }

@@ -1,8 +1,12 @@
 """The dm_env front end: ``reset`` and ``step`` return batched ``dm_env.TimeStep``s.
 
-``step_type`` is FIRST on the step that starts an episode, LAST on the step that ends it
-(terminated or truncated), MID otherwise. ``discount`` is 0 when the episode terminated and 1
-otherwise, truncation included (the dm_env convention). ``observation`` is a namedtuple of
+``step_type`` is FIRST on the step that starts an episode (a reset, ``elapsed_step`` 0, or
+the autoreset right after a LAST, which under Atari's ``episodic_life`` continues the ended
+episode's ``elapsed_step``), LAST on the step that ends it (terminated or truncated), MID
+otherwise. ``discount`` is 0 when the episode terminated and 1 otherwise, truncation included
+(the dm_env convention); an env that writes a float ``discount`` info entry (Atari with
+``zero_discount_on_life_loss``: 0 on a life loss, even one that does not end the episode)
+gives its own discount on the steps that did not terminate. ``observation`` is a namedtuple of
 the env's obs keys, its info keys and ``env_id``.
 """
 
@@ -23,7 +27,8 @@ from envfleet.base import (
     TRUNCATED,
     PoolBase,
 )
-from envfleet.spec import EnvSpec
+from envfleet.errors import EnvError
+from envfleet.spec import AutoresetMode, EnvSpec
 
 
 class DmEnvPool(PoolBase, dm_env.Environment):
@@ -34,6 +39,17 @@ class DmEnvPool(PoolBase, dm_env.Environment):
         names = [k.name for k in spec.obs_keys + spec.info_keys] + ["env_id"]
         self._State = collections.namedtuple("State", names)  # noqa: N806
         self._num_keys = len(spec.obs_keys) + len(spec.info_keys)
+        info_names = [k.name for k in spec.info_keys]
+        self._discount_key = None
+        if (
+            "discount" in info_names
+            and spec.info_keys[info_names.index("discount")].dtype.kind == "f"
+        ):
+            self._discount_key = FIRST_ENV_KEY + len(spec.obs_keys) + info_names.index("discount")
+        # NEXT_STEP autoreset: whether each env's last delivered step was LAST, so that its next
+        # result (the autoreset) is FIRST even where it continues the episode's elapsed_step.
+        self._track_ends = spec.config.autoreset_mode is AutoresetMode.NEXT_STEP
+        self._ended = np.zeros(spec.config.num_envs, dtype=bool)
 
     @property
     def spec(self) -> EnvSpec:
@@ -56,20 +72,41 @@ class DmEnvPool(PoolBase, dm_env.Environment):
         return self._spec.discount_spec()
 
     def reset(self, env_id: Any = None) -> dm_env.TimeStep:
-        return self._format(self._pool.reset(env_id))
+        return self._format(self._run(self._pool.reset, env_id))
 
     def step(self, action: Any, env_id: Any = None) -> dm_env.TimeStep:
         action, env_id = self._split_action(action, env_id)
-        return self._format(self._pool.step(self._action_array(action), env_id))
+        return self._format(self._run(self._pool.step, self._action_array(action), env_id))
+
+    def recv(self, *args: Any, **kwargs: Any) -> dm_env.TimeStep:
+        return self._format(self._run(self._pool.recv), *args, **kwargs)
+
+    def _run(self, call, *args: Any) -> tuple:
+        try:
+            return call(*args)
+        except EnvError as err:
+            # The dropped batch's LASTs were never seen: ask the pool which episodes ended.
+            for env_id in np.asarray(err.env_ids).tolist():
+                self._ended[env_id] = self._pool.episode_over(env_id)
+            raise
 
     def _format(self, out: tuple) -> dm_env.TimeStep:
         terminated, truncated = out[TERMINATED], out[TRUNCATED]
+        done = terminated | truncated
+        first = out[ELAPSED_STEP] == 0
+        if self._track_ends:
+            env_id = out[ENV_ID]
+            first |= self._ended[env_id]
+            self._ended[env_id] = done
         step_type = np.where(
-            out[ELAPSED_STEP] == 0,
+            first,
             dm_env.StepType.FIRST,
-            np.where(terminated | truncated, dm_env.StepType.LAST, dm_env.StepType.MID),
+            np.where(done, dm_env.StepType.LAST, dm_env.StepType.MID),
         ).astype(np.int32)
-        discount = np.where(terminated, 0.0, 1.0)
+        if self._discount_key is None:
+            discount = np.where(terminated, 0.0, 1.0)
+        else:
+            discount = np.where(terminated, 0.0, out[self._discount_key].astype(np.float64))
         keys = out[FIRST_ENV_KEY : FIRST_ENV_KEY + self._num_keys]
         observation = self._State(*keys, out[ENV_ID])
         return dm_env.TimeStep(step_type, out[REWARD], discount, observation)

@@ -96,6 +96,73 @@ def test_mixed_step_types_in_one_batch(dm_counting):
     assert ts.step_type.tolist() == [StepType.FIRST, StepType.LAST, StepType.LAST]
 
 
+def test_autoreset_that_continues_the_clock_is_first(dm_counting):
+    # Counting-v0 with continue_episodes: the autoreset after a termination keeps elapsed_step
+    # running (as Atari's episodic_life does); the dm step type is still FIRST, as after any LAST.
+    env = dm_counting(num_envs=2, episode_length=2, continue_episodes=True)
+    assert env.reset().step_type.tolist() == [StepType.FIRST] * 2
+    env.step(np.array([1]), env_id=[0])  # env 0 runs one step ahead
+    ts = env.step(np.array([1, 1]))
+    assert ts.step_type.tolist() == [StepType.LAST, StepType.MID]
+    assert ts.discount.tolist() == [0.0, 1.0]
+    ts = env.step(np.array([1, 1]))
+    assert ts.step_type.tolist() == [StepType.FIRST, StepType.LAST]
+    assert ts.observation.obs.tolist() == [[0, 2], [2, 1]]
+    ts = env.step(np.array([1, 1]))
+    assert ts.step_type.tolist() == [StepType.MID, StepType.FIRST]
+    assert ts.observation.obs.tolist() == [[1, 2], [0, 2]]
+    ts = env.step(np.array([1, 1]))
+    assert ts.step_type.tolist() == [StepType.LAST, StepType.MID]
+    ts = env.reset(env_id=[0])  # an explicit reset right after a LAST: FIRST once
+    assert ts.step_type.tolist() == [StepType.FIRST]
+    ts = env.step(np.array([1, 1]))
+    assert ts.step_type.tolist() == [StepType.MID, StepType.LAST]
+
+
+def test_same_step_autoreset_has_no_first_after_last(dm_counting):
+    env = dm_counting(
+        num_envs=1, episode_length=2, continue_episodes=True, autoreset_mode="same_step"
+    )
+    env.reset()
+    env.step(np.array([1]))
+    assert env.step(np.array([1])).step_type.tolist() == [StepType.LAST]
+    assert env.step(np.array([1])).step_type.tolist() == [StepType.MID]
+
+
+@pytest.mark.parametrize("episodic_life", [False, True])
+def test_atari_zero_discount_on_life_loss(episodic_life):
+    """The discount comes from the env's info["discount"]: 0 on a life loss, also where the
+    episode goes on (step type MID without episodic_life), as in EnvPool's dm_env API."""
+    if "Breakout-v5" not in envfleet.list_all_envs():
+        pytest.skip("the Atari family is not built")
+    kinds = set()
+    for zero in (False, True):
+        env = envfleet.make_dm(
+            "Breakout-v5", seed=3, episodic_life=episodic_life, zero_discount_on_life_loss=zero
+        )
+        try:
+            ts = env.reset()
+            losses = 0
+            for _ in range(200):
+                lives = ts.observation.lives[0]
+                ts = env.step(np.ones(1, np.int64))  # FIRE: launches the ball after a loss
+                step_type, discount = ts.step_type[0], ts.discount[0]
+                if step_type == StepType.FIRST:
+                    assert discount == 1.0
+                    continue
+                lost = ts.observation.lives[0] < lives
+                losses += lost
+                ended = step_type == StepType.LAST
+                assert ended == (episodic_life and lost or bool(ts.observation.terminated[0]))
+                assert discount == (0.0 if ended or (zero and lost) else 1.0)
+                kinds.add((int(step_type), float(discount)))
+            assert losses >= 5
+        finally:
+            env.close()
+    if not episodic_life:
+        assert (int(StepType.MID), 0.0) in kinds
+
+
 def test_observation_namedtuple_holds_obs_info_and_env_id():
     env = envfleet.make_dm("Taxi-v3", num_envs=2)
     try:

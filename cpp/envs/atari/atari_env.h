@@ -28,8 +28,18 @@
 // seed=s, sticky actions included.
 //
 // Episodic life (EnvPool semantics): a life loss ends the episode (terminated=True,
-// info["terminated"]=0); the next step continues the same game with a soft reset (no-ops and
-// FIRE, no reset_game); a real game over (or the loss of the last life) hard-resets.
+// info["terminated"]=0); the autoreset that follows continues the same game with a soft reset
+// (no-ops and FIRE, no reset_game, one frame pushed onto the stack) through
+// Env::ResetAfterTermination, so the pool keeps the episode's clock running: the soft reset
+// reports the elapsed_step the life ended at, the next step adds one, and max_episode_steps
+// counts across lives (a game over during the soft reset's no-ops starts a new game on that
+// running clock, as in EnvPool). A real game over (or the loss of the last life), a time
+// limit (also one reached on a life-losing step) and every explicit reset() hard-reset:
+// reset_game, the stack filled, elapsed_step 0.
+//
+// zero_discount_on_life_loss adds info["discount"] (float32): 0 on a step that loses a life or
+// terminates, else 1. The dm_env front end takes its discount from it (with episodic_life off,
+// such a step is MID with discount 0, as in EnvPool's dm_env API).
 //
 // Per-step work is allocation-free: the palette is turned into lookup tables, frames live in
 // preallocated planes, and Write copies the stack's frames oldest first into the output row.
@@ -47,10 +57,6 @@
 //     (EnvPool waits for ALE's game over);
 //   - grayscale pixel index 255 (drawn by a few games) reads as black, as ALE's own
 //     applyPaletteGrayscale gives it.
-// Two EnvPool behaviours need the pool's help and are not there yet: elapsed_step and the
-// time limit keep counting across episodic_life's soft resets in EnvPool (here they restart),
-// and an explicit reset() right after a life loss hard-resets in EnvPool (here it is a soft
-// reset, as an autoreset would be).
 #ifndef ENVFLEET_ENVS_ATARI_ATARI_ENV_H_
 #define ENVFLEET_ENVS_ATARI_ATARI_ENV_H_
 
@@ -294,33 +300,15 @@ class AtariEnv : public Env {
     reload_ = true;
   }
 
-  void Reset() override {
-    bool hard = !continue_game_;
-    continue_game_ = false;
-    if (reload_) {
-      LoadGame();
-      hard = true;
-    }
-    if (hard) ale_->reset_game();
-    int64_t noops = noop_max_ > 0 ? rng().Integers(1, noop_max_ + 1) : 0;
-    if (fire_reset_) noops = std::max<int64_t>(noops - 1, 0);
-    for (int64_t i = 0; i < noops; ++i) {
-      ale_->act(ale::PLAYER_A_NOOP);
-      if (ale_->game_over(false)) {
-        ale_->reset_game();
-        hard = true;
-      }
-    }
-    if (fire_reset_) ale_->act(ale::PLAYER_A_FIRE);
-    Grab(last_.data(), nullptr);
-    std::fill(prev_.begin(), prev_.end(), 0);
-    Push(last_.data(), /*fill=*/hard);
-    lives_ = ale_->lives();
-    reward_ = 0.0;
-    raw_reward_ = 0.0;
-    terminated_ = false;
-    game_over_ = false;
-    life_lost_ = false;
+  // A new game: explicit resets, time limits, game overs.
+  void Reset() override { Start(/*soft=*/false); }
+
+  // After a lost life (episodic_life), the same game goes on: a soft reset, and the pool keeps
+  // the episode's clock running (EnvPool's elapsed_step and time limit count across lives).
+  bool ResetAfterTermination() override {
+    const bool soft = continue_game_ && !reload_;
+    Start(soft);
+    return soft;
   }
 
   void Step(const void* action) override {
@@ -402,6 +390,38 @@ class AtariEnv : public Env {
                                   " is not available for " + config.Get<std::string>("game") +
                                   "; difficulties: " + valid + " (or -1, the default)");
     }
+  }
+
+  // Reset's work. A hard start begins a new game (reloading the ROM after a re-seed) and fills
+  // the frame stack; a soft one plays the no-ops and FIRE on the running game and pushes one
+  // frame. Either way a game over during the no-ops starts a new game, as EnvPool does.
+  void Start(bool soft) {
+    bool hard = !soft;
+    continue_game_ = false;
+    if (reload_) {
+      LoadGame();
+      hard = true;
+    }
+    if (hard) ale_->reset_game();
+    int64_t noops = noop_max_ > 0 ? rng().Integers(1, noop_max_ + 1) : 0;
+    if (fire_reset_) noops = std::max<int64_t>(noops - 1, 0);
+    for (int64_t i = 0; i < noops; ++i) {
+      ale_->act(ale::PLAYER_A_NOOP);
+      if (ale_->game_over(false)) {
+        ale_->reset_game();
+        hard = true;
+      }
+    }
+    if (fire_reset_) ale_->act(ale::PLAYER_A_FIRE);
+    Grab(last_.data(), nullptr);
+    std::fill(prev_.begin(), prev_.end(), 0);
+    Push(last_.data(), /*fill=*/hard);
+    lives_ = ale_->lives();
+    reward_ = 0.0;
+    raw_reward_ = 0.0;
+    terminated_ = false;
+    game_over_ = false;
+    life_lost_ = false;
   }
 
   // ale-py's load_game() after seed_game(): settings, loadROM, mode and difficulty.

@@ -3,7 +3,8 @@
 //
 // Observation: int64 [steps taken in this episode, episodes started so far].
 // Action: Discrete(10); the reward is the action, so a test can see which action reached
-// which env. The episode terminates after `episode_length` steps.
+// which env. The episode terminates after `episode_length` steps. With `continue_episodes`,
+// the autoreset after a termination continues the ended episode's clock (see 7).
 #ifndef ENVFLEET_ENVS_EXAMPLE_COUNTING_H_
 #define ENVFLEET_ENVS_EXAMPLE_COUNTING_H_
 
@@ -21,7 +22,9 @@ class CountingEnv : public Env {
   // 1. Options and their defaults. make("Counting-v0", episode_length=3) overrides one;
   //    an unknown name is rejected in Python with this list.
   static Config DefaultConfig() {
-    return {{"episode_length", int64_t{5}}, {"fail_at_step", int64_t{-1}}};
+    return {{"episode_length", int64_t{5}},
+            {"fail_at_step", int64_t{-1}},
+            {"continue_episodes", false}};
   }
 
   // 2. What the env reads and writes, for the given options. The pool sizes its buffers from
@@ -42,12 +45,14 @@ class CountingEnv : public Env {
   CountingEnv(const Config& config, uint64_t seed)
       : Env(seed),
         episode_length_(config.Get<int64_t>("episode_length")),
-        fail_at_step_(config.Get<int64_t>("fail_at_step")) {
+        fail_at_step_(config.Get<int64_t>("fail_at_step")),
+        continue_episodes_(config.Get<bool>("continue_episodes")) {
     if (episode_length_ < 1) throw std::invalid_argument("episode_length must be >= 1");
   }
 
   // 4. Reset starts an episode. The pool calls it for the first step, for reset(), and for
-  //    the step after an episode ended (NEXT_STEP autoreset).
+  //    the step after an episode ended (NEXT_STEP autoreset; after a termination, through
+  //    ResetAfterTermination, 7).
   void Reset() override {
     steps_ = 0;
     ++episodes_;
@@ -59,7 +64,8 @@ class CountingEnv : public Env {
   void Step(const void* action) override {
     const int64_t a = *static_cast<const int64_t*>(action);
     ++steps_;
-    if (steps_ == fail_at_step_) throw std::runtime_error("failing at step " + std::to_string(steps_));
+    if (steps_ == fail_at_step_)
+      throw std::runtime_error("failing at step " + std::to_string(steps_));
     reward_ = static_cast<double>(a);
     terminated_ = steps_ >= episode_length_;
   }
@@ -72,9 +78,20 @@ class CountingEnv : public Env {
     obs[1] = episodes_;
   }
 
+  // 7. Optional. An autoreset after this env's own termination (not a time limit, not an
+  //    explicit reset) calls ResetAfterTermination, whose default is Reset() and false. An
+  //    env returns true to say the new episode continues the ended one's clock: the pool then
+  //    keeps counting elapsed_step and the time limit across them, as Atari's episodic_life
+  //    does across lives. continue_episodes shows it here.
+  bool ResetAfterTermination() override {
+    Reset();
+    return continue_episodes_;
+  }
+
  private:
   int64_t episode_length_;
   int64_t fail_at_step_;
+  bool continue_episodes_;
   int64_t steps_ = 0;
   int64_t episodes_ = 0;
 };

@@ -2,8 +2,10 @@
 
 Counting-v0 (cpp/envs/example/counting.h): obs = int64 [steps in this episode, episodes
 started], reward = the action (0..9), terminated after ``episode_length`` steps,
-``fail_at_step`` makes Step throw. Every expectation below is derived from that definition
-and from EnvPool's / Gymnasium's documented semantics, never from a recorded run.
+``fail_at_step`` makes Step throw, and with ``continue_episodes`` the autoreset after a
+termination continues the ended episode's clock (Env::ResetAfterTermination returns true, as
+Atari's ``episodic_life`` does across lives). Every expectation below is derived from that
+definition and from EnvPool's / Gymnasium's documented semantics, never from a recorded run.
 """
 
 from __future__ import annotations
@@ -190,6 +192,92 @@ def test_autoreset_mode_spellings(value):
 def test_unknown_autoreset_mode_raises():
     with pytest.raises(ValueError, match="autoreset_mode"):
         envfleet.make_spec("Counting-v0", autoreset_mode="sometimes")
+
+
+# ---------------------------------------------------------------------------------------------
+# Episodes that continue the ended one's clock (Env::ResetAfterTermination)
+# ---------------------------------------------------------------------------------------------
+
+
+def rows(env, action, num_envs=1):
+    """One step: (obs, reward, terminated, truncated, elapsed_step) as lists."""
+    obs, rew, term, trunc, info = env.step(np.full(num_envs, action))
+    return obs.tolist(), rew.tolist(), term.tolist(), trunc.tolist(), info["elapsed_step"].tolist()
+
+
+@pytest.mark.parametrize("num_envs", [1, 2])
+def test_continued_episode_keeps_elapsed_step_and_time_limit(counting, num_envs):
+    env = counting(num_envs=num_envs, episode_length=2, continue_episodes=True, max_episode_steps=5)
+    n = num_envs
+    _, info = env.reset()
+    assert info["elapsed_step"].tolist() == [0] * n
+    assert rows(env, 1, n) == ([[1, 1]] * n, [1.0] * n, [False] * n, [False] * n, [1] * n)
+    assert rows(env, 2, n) == ([[2, 1]] * n, [2.0] * n, [True] * n, [False] * n, [2] * n)
+    # The autoreset starts episode 2 on the running clock: it reports the count the ended
+    # episode reached, and the next step adds one.
+    assert rows(env, 9, n) == ([[0, 2]] * n, [0.0] * n, [False] * n, [False] * n, [2] * n)
+    assert rows(env, 3, n) == ([[1, 2]] * n, [3.0] * n, [False] * n, [False] * n, [3] * n)
+    assert rows(env, 4, n) == ([[2, 2]] * n, [4.0] * n, [True] * n, [False] * n, [4] * n)
+    assert rows(env, 9, n) == ([[0, 3]] * n, [0.0] * n, [False] * n, [False] * n, [4] * n)
+    # max_episode_steps counts across the continued episodes ...
+    assert rows(env, 5, n) == ([[1, 3]] * n, [5.0] * n, [False] * n, [True] * n, [5] * n)
+    # ... and a truncation is followed by a fresh episode: elapsed_step 0.
+    assert rows(env, 9, n) == ([[0, 4]] * n, [0.0] * n, [False] * n, [False] * n, [0] * n)
+    assert rows(env, 6, n)[4] == [1] * n
+
+
+def test_termination_at_the_time_limit_does_not_continue(counting):
+    env = counting(num_envs=1, episode_length=2, continue_episodes=True, max_episode_steps=4)
+    env.reset()
+    rows(env, 1)
+    assert rows(env, 1)[2:] == ([True], [False], [2])
+    assert rows(env, 1)[4] == [2]  # continued
+    rows(env, 1)
+    assert rows(env, 1)[2:] == ([True], [True], [4])  # terminated and truncated
+    assert rows(env, 1)[4] == [0], "a truncation, even with a termination, starts afresh"
+
+
+def test_explicit_reset_never_continues(counting):
+    env = counting(num_envs=2, episode_length=2, continue_episodes=True)
+    env.reset()
+    rows(env, 1, 2)
+    assert rows(env, 1, 2)[2] == [True, True]
+    _, info = env.reset()  # right after the termination
+    assert info["elapsed_step"].tolist() == [0, 0]
+    assert rows(env, 1, 2)[4] == [1, 1]
+    _, info = env.reset(env_id=[1])  # in the middle of an episode
+    assert info["elapsed_step"].tolist() == [0]
+    assert rows(env, 1, 2)[4] == [2, 1]
+
+
+def test_continued_episode_after_an_env_error_starts_afresh(counting):
+    env = counting(num_envs=1, episode_length=1, continue_episodes=True, fail_at_step=1)
+    env.reset()
+    with pytest.raises(envfleet.EnvError):
+        env.step(np.array([1]))
+    assert rows(env, 1)[4] == [0]
+
+
+def test_same_step_autoreset_continues_the_clock(counting):
+    env = counting(
+        num_envs=1,
+        episode_length=2,
+        continue_episodes=True,
+        max_episode_steps=5,
+        autoreset_mode="same_step",
+    )
+    env.reset()
+    expected = [  # (obs, terminated, truncated, elapsed_step) per step
+        ([[1, 1]], [False], [False], [1]),
+        ([[0, 2]], [True], [False], [2]),
+        ([[1, 2]], [False], [False], [3]),
+        ([[0, 3]], [True], [False], [4]),
+        ([[0, 4]], [False], [True], [5]),  # the time limit across both: a fresh episode
+        ([[1, 4]], [False], [False], [1]),
+    ]
+    for t, (obs, term, trunc, elapsed) in enumerate(expected):
+        got = rows(env, 1)
+        assert (got[0], got[2], got[3], got[4]) == (obs, term, trunc, elapsed), f"step {t}"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -18,8 +18,10 @@ done by the EnvPoolReset wrapper under AtariPreprocessing(noop_max=0).
 
 Two EnvPool behaviours that Gymnasium's wrappers lack are added on top, on the wrappers'
 own state: episodic life (after a life loss that is not the end of the game, the next step
-is a soft reset: no-ops and FIRE on the running game, the frame pushed onto the stack) and a
-time limit counted in steps since the last (soft or hard) reset, as the pool counts it.
+is a soft reset: no-ops and FIRE on the running game, the frame pushed onto the stack) and
+EnvPool's time limit, counted in steps since the last hard reset: a soft reset keeps the
+elapsed-step count (it reports the count the life ended at), and a truncation, also one on a
+life-losing step, is followed by a hard reset.
 """
 
 from __future__ import annotations
@@ -169,8 +171,9 @@ def run(req: dict, seed: int, actions: np.ndarray) -> dict:
                 obs = soft_reset(stack, pre, reset_wrapper, fire, noop_max)
             else:
                 obs, _ = stack.reset()
-            elapsed, done = 0, False
-            record(obs, 0.0, False, False, 0)
+                elapsed = 0
+            done = False
+            record(obs, 0.0, False, False, elapsed)
             continue
         lives_before = pre.lives
         obs, reward, terminated, truncated, _ = stack.step(int(action))
@@ -178,7 +181,13 @@ def run(req: dict, seed: int, actions: np.ndarray) -> dict:
         elapsed += 1
         truncated = limit > 0 and elapsed >= limit
         game_over = ale.game_over(with_truncation=False)
-        continue_game = episodic and terminated and not game_over and 0 < pre.lives < lives_before
+        continue_game = (
+            episodic
+            and terminated
+            and not truncated
+            and not game_over
+            and 0 < pre.lives < lives_before
+        )
         done = terminated or truncated
         record(obs, reward, terminated, truncated, elapsed)
     return {k: np.asarray(v) for k, v in out.items()}

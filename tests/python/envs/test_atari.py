@@ -26,6 +26,7 @@ from envfleet.envs.atari import GAMES, task_name
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REFERENCE = os.path.join(HERE, "atari_reference.py")
+LIFE_TRACE = os.path.join(HERE, "atari_life_trace.py")
 
 # Option names shared with the reference (the rest are envfleet-only or pool options).
 SHARED = {
@@ -201,16 +202,102 @@ def test_breakout_game_overs(tmp_path):
 
 def test_episodic_life(tmp_path):
     """A life loss ends the episode; the next step continues the game (soft reset: no-ops and
-    FIRE, the stack kept); a game over hard-resets. Checked frame for frame against the
-    Gymnasium pipeline with terminal_on_life_loss=True plus EnvPool's soft reset."""
+    FIRE, the stack kept) on the running clock; a game over hard-resets. Checked frame for
+    frame against the Gymnasium pipeline with terminal_on_life_loss=True plus EnvPool's soft
+    reset and elapsed-step count."""
     ours = check_alignment(tmp_path, "breakout", 700, num_envs=2, episodic_life=True)
     for o in ours:
         life_losses = o["terminated"] & ~o["game_over"]
         assert life_losses.sum() >= 4
-        # After a life loss the game goes on: fewer lives, and no hard reset (lives not 5).
+        # After a life loss the game goes on: fewer lives, no hard reset (lives not 5), and
+        # elapsed_step goes on (the soft reset reports the count the life ended at).
         for t in np.flatnonzero(life_losses):
-            assert o["elapsed"][t + 1] == 0 and o["lives"][t + 1] == o["lives"][t]
-            assert 0 < o["lives"][t + 1] < 5
+            assert o["elapsed"][t] > 0 and o["elapsed"][t + 1] == o["elapsed"][t]
+            assert o["elapsed"][t + 2] == o["elapsed"][t] + 1
+            assert o["lives"][t + 1] == o["lives"][t] and 0 < o["lives"][t + 1] < 5
+        for t in np.flatnonzero(o["game_over"]):
+            assert o["elapsed"][t + 1] == 0 and o["lives"][t + 1] == 5
+
+
+def test_episodic_life_time_limit(tmp_path):
+    """max_episode_steps counts across lives, and a truncation hard-resets (EnvPool)."""
+    ours = check_alignment(
+        tmp_path, "breakout", 600, num_envs=2, episodic_life=True, max_episode_steps=60
+    )
+    truncations = 0
+    for o in ours:
+        assert o["elapsed"].max() == 60
+        for t in np.flatnonzero(o["truncated"]):
+            truncations += 1
+            assert o["elapsed"][t] == 60
+            assert o["elapsed"][t + 1] == 0 and o["lives"][t + 1] == 5
+        # Some truncated episodes had lost lives before reaching the limit.
+        assert (o["lives"][o["truncated"]] < 5).any()
+    assert truncations >= 4
+
+
+def life_traces(lib: str) -> dict:
+    code = (
+        f"import runpy, sys; sys.argv = ['atari_life_trace.py', {lib!r}]; "
+        f"runpy.run_path({LIFE_TRACE!r}, run_name='__main__')"
+    )
+    rc, out, err = run_isolated(code, timeout=300)
+    assert rc == 0, err[-3000:]
+    return json.loads(out)
+
+
+@pytest.fixture(scope="module")
+def our_life_traces() -> dict:
+    return life_traces("envfleet")
+
+
+def test_episodic_life_elapsed_step_counts_across_lives(our_life_traces):
+    trace = our_life_traces["gym_limit_27000"]  # rows: elapsed, lives, term, trunc, one frame
+    losses = [t for t, r in enumerate(trace) if r[2] and r[1] > 0]
+    assert len(losses) == 4
+    for t in losses:
+        elapsed, lives = trace[t][:2]
+        assert trace[t + 1][:4] == [elapsed, lives, False, False], "soft reset: same clock"
+        assert not trace[t + 1][4], "soft reset: one frame pushed, the stack kept"
+        assert trace[t + 2][0] == elapsed + 1
+    game_over = next(t for t, r in enumerate(trace) if r[2] and r[1] == 0)
+    assert trace[game_over][0] == game_over - len(losses)  # every step of the 5 lives
+    assert trace[game_over + 1] == [0, 5, False, False, True]
+
+
+def test_episodic_life_time_limit_counts_across_lives(our_life_traces):
+    trace = our_life_traces["gym_limit_60"]
+    truncations = [t for t, r in enumerate(trace) if r[3]]
+    assert len(truncations) == 2
+    for t in truncations:
+        assert trace[t][0] == 60 and trace[t][1] < 5
+        assert trace[t + 1] == [0, 5, False, False, True], "a truncation hard-resets"
+    assert max(r[0] for r in trace) == 60
+
+
+def test_explicit_reset_after_a_life_loss_is_hard(our_life_traces):
+    events = dict((e[0], e[1:]) for e in our_life_traces["gym_explicit_resets"])
+    lost = our_life_traces["gym_explicit_resets"][0]
+    assert lost[0] == "lost" and lost[1][1:3] == [4, True]
+    fresh = [0, 5, False, False]
+    assert events["reset"] == [fresh, fresh, True]  # new game, stack filled
+    assert events["reset 1"] == [[1], fresh, True]
+    assert events["async_reset"] == [[fresh, fresh]]
+    stepped = [e for e in our_life_traces["gym_explicit_resets"] if e[0] == "stepped"]
+    assert stepped[-1][2] == [1, 5, False, False]  # env 1 restarted, env 0 ran on
+    assert stepped[-1][1][0] == stepped[-2][1][0] + 1
+
+
+def test_episodic_life_matches_envpool(our_life_traces):
+    """The same traces from EnvPool 1.2.5 (elapsed_step, lives, flags, explicit resets, dm
+    step types and discounts), where installed."""
+    rc, _, _ = run_isolated("import envpool")
+    if rc != 0:
+        pytest.skip("envpool is not installed")
+    theirs = life_traces("envpool")
+    assert theirs.keys() == our_life_traces.keys()
+    for key, trace in theirs.items():
+        assert our_life_traces[key] == trace, key
 
 
 def test_time_limit(tmp_path):
