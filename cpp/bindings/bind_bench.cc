@@ -36,8 +36,8 @@ std::vector<char> SampleActions(const ArraySpec& spec, size_t count, uint64_t se
             rng.Integers(static_cast<int64_t>(low), static_cast<int64_t>(high) + 1);
         break;
       case DType::kInt32:
-        reinterpret_cast<int32_t*>(bytes.data())[i] =
-            static_cast<int32_t>(rng.Integers(static_cast<int64_t>(low), static_cast<int64_t>(high) + 1));
+        reinterpret_cast<int32_t*>(bytes.data())[i] = static_cast<int32_t>(
+            rng.Integers(static_cast<int64_t>(low), static_cast<int64_t>(high) + 1));
         break;
       case DType::kFloat32:
         reinterpret_cast<float*>(bytes.data())[i] = static_cast<float>(rng.Uniform(low, high));
@@ -52,13 +52,17 @@ std::vector<char> SampleActions(const ArraySpec& spec, size_t count, uint64_t se
   return bytes;
 }
 
-// Steps one env `num_steps` times; returns (steps, seconds, episodes).
+// Takes `num_steps` steps in all, round-robin over `num_envs` envs (1: the limit; more shows
+// what cycling through many envs' state costs in cache misses); returns (steps, seconds,
+// episodes).
 nb::tuple RawStepRate(const std::string& type_name, const nb::dict& options, int64_t num_steps,
-                      int64_t max_episode_steps, uint64_t seed) {
+                      int64_t max_episode_steps, uint64_t seed, int num_envs) {
+  if (num_envs < 1) throw nb::value_error("raw_step_rate: num_envs must be at least 1");
   const EnvType& type = FindType(type_name);
   const Config config = ToConfig(type.defaults, options);
   const EnvSpec spec = type.spec(config);
-  std::unique_ptr<Env> env = type.factory(config, seed);
+  std::vector<std::unique_ptr<Env>> envs;
+  for (int i = 0; i < num_envs; ++i) envs.push_back(type.factory(config, seed + i));
   constexpr size_t kActions = 1024;
   const std::vector<char> actions = SampleActions(spec.action, kActions, seed + 1);
   const size_t action_bytes = spec.action.NumBytes();
@@ -67,15 +71,19 @@ nb::tuple RawStepRate(const std::string& type_name, const nb::dict& options, int
   BlockArena* arena = new BlockArena(BlockLayout(keys, 1));
   Block* block = arena->Acquire();
   OutputSlot slot(block->key_bases.data(), arena->layout().row_bytes.data(), 0);
-  int64_t episodes = 1;
+  int64_t episodes = num_envs;
   double seconds = 0;
   {
     nb::gil_scoped_release release;
-    env->Reset();
-    env->Write(slot);
-    int64_t elapsed = 0;
+    for (auto& env : envs) {
+      env->Reset();
+      env->Write(slot);
+    }
+    std::vector<int64_t> elapsed_of(static_cast<size_t>(num_envs), 0);
     const auto start = std::chrono::steady_clock::now();
     for (int64_t i = 0; i < num_steps; ++i) {
+      Env* env = envs[static_cast<size_t>(i % num_envs)].get();
+      int64_t& elapsed = elapsed_of[static_cast<size_t>(i % num_envs)];
       env->Step(actions.data() + (static_cast<size_t>(i) % kActions) * action_bytes);
       ++elapsed;
       const bool truncated = max_episode_steps > 0 && elapsed >= max_episode_steps;
@@ -103,8 +111,9 @@ nb::tuple RawStepRate(const std::string& type_name, const nb::dict& options, int
 void BindBench(nb::module_& m) {
   m.def("raw_step_rate", &RawStepRate, nb::arg("type_name"), nb::arg("options"),
         nb::arg("num_steps"), nb::arg("max_episode_steps"), nb::arg("seed") = 0,
-        "Steps one env in a plain single-threaded C++ loop (the physical limit of a pool\n"
-        "thread): returns (steps, seconds, episodes).");
+        nb::arg("num_envs") = 1,
+        "Steps one env (or num_envs, round-robin) in a plain single-threaded C++ loop (the\n"
+        "physical limit of a pool thread): returns (steps, seconds, episodes).");
 }
 
 }  // namespace envfleet
