@@ -259,12 +259,11 @@ class PyPool {
 
   void CheckFillable(const char* call, size_t count) const {
     if (!pool_->CanFillHead(count)) {
-      throw nb::value_error(
-          (std::string(call) + " would wait forever: the next batch needs " +
-           std::to_string(pool_->HeadNeeds()) + " results but only " +
-           std::to_string(pool_->pending() + static_cast<int64_t>(count)) +
-           " envs would have actions in flight; send() more or recv() first")
-              .c_str());
+      throw nb::value_error((std::string(call) + " would wait forever: the next batch needs " +
+                             std::to_string(pool_->HeadNeeds()) + " results but only " +
+                             std::to_string(pool_->pending() + static_cast<int64_t>(count)) +
+                             " envs would have actions in flight; send() more or recv() first")
+                                .c_str());
     }
   }
 
@@ -325,9 +324,9 @@ class PyPool {
       dims[0] = rows;
       for (size_t d = 0; d < key.shape.size(); ++d) dims[d + 1] = key.shape[d];
       void* data = block->key_bases[k] + first * layout.row_bytes[k];
-      PyObject* array = PyArray_New(&PyArray_Type, static_cast<int>(key.shape.size() + 1), dims,
-                                    NumpyType(key.dtype), nullptr, data, 0, NPY_ARRAY_CARRAY,
-                                    nullptr);
+      PyObject* array =
+          PyArray_New(&PyArray_Type, static_cast<int>(key.shape.size() + 1), dims,
+                      NumpyType(key.dtype), nullptr, data, 0, NPY_ARRAY_CARRAY, nullptr);
       if (array == nullptr) throw nb::python_error();
       Py_INCREF(capsule);
       if (PyArray_SetBaseObject(reinterpret_cast<PyArrayObject*>(array), capsule) != 0) {
@@ -380,11 +379,11 @@ class PyPool {
                           ? PyArray_DIM(reinterpret_cast<PyArrayObject*>(a), 0)
                           : -1;
       if (lead != num_envs) {
-        throw nb::value_error(
-            ("action has a batch of " + std::to_string(lead) + " but env_id was not given: "
-             "either pass one action per env (" + std::to_string(num_envs) +
-             ") or pass env_id")
-                .c_str());
+        throw nb::value_error(("action has a batch of " + std::to_string(lead) +
+                               " but env_id was not given: "
+                               "either pass one action per env (" +
+                               std::to_string(num_envs) + ") or pass env_id")
+                                  .c_str());
       }
     }
     ++epoch_;
@@ -419,9 +418,9 @@ class PyPool {
     if (!PyArray_Check(a)) throw nb::type_error("action must be a numpy array");
     auto* array = reinterpret_cast<PyArrayObject*>(a);
     if (PyArray_TYPE(array) != action_type_ || !PyArray_IS_C_CONTIGUOUS(array)) {
-      throw nb::type_error((std::string("action must be a C-contiguous ") +
-                            DTypeName(spec.dtype) + " array")
-                               .c_str());
+      throw nb::type_error(
+          (std::string("action must be a C-contiguous ") + DTypeName(spec.dtype) + " array")
+              .c_str());
     }
     const int ndim = PyArray_NDIM(array);
     bool shape_ok = ndim == static_cast<int>(spec.shape.size()) + 1 &&
@@ -488,23 +487,28 @@ class PyPool {
 void BindPool(nb::module_& m) {
   if (_import_array() < 0) throw nb::python_error();
 
+  m.def(
+      "env_types",
+      [] {
+        nb::dict types;
+        for (const auto& [name, type] : EnvTypes()) {
+          nb::dict defaults;
+          for (const auto& [key, value] : type.defaults.values()) {
+            defaults[key.c_str()] = nb::make_tuple(ConfigKind(value), ConfigValueToPython(value));
+          }
+          types[name.c_str()] = defaults;
+        }
+        return types;
+      },
+      "Every env type the core can build: {type: {option: (kind, default)}}.");
 
-  m.def("env_types", [] {
-    nb::dict types;
-    for (const auto& [name, type] : EnvTypes()) {
-      nb::dict defaults;
-      for (const auto& [key, value] : type.defaults.values()) {
-        defaults[key.c_str()] = nb::make_tuple(ConfigKind(value), ConfigValueToPython(value));
-      }
-      types[name.c_str()] = defaults;
-    }
-    return types;
-  }, "Every env type the core can build: {type: {option: (kind, default)}}.");
-
-  m.def("env_spec", [](const std::string& type_name, const nb::dict& options) {
-    const EnvType& type = FindType(type_name);
-    return SpecToDict(type.spec(ToConfig(type.defaults, options)));
-  }, nb::arg("type_name"), nb::arg("options"), "The spec of one env of this type and options.");
+  m.def(
+      "env_spec",
+      [](const std::string& type_name, const nb::dict& options) {
+        const EnvType& type = FindType(type_name);
+        return SpecToDict(type.spec(ToConfig(type.defaults, options)));
+      },
+      nb::arg("type_name"), nb::arg("options"), "The spec of one env of this type and options.");
 
   nb::class_<PyPool>(m, "Pool")
       .def(nb::init<const std::string&, const nb::dict&, int, int, int,

@@ -49,8 +49,7 @@ nb::list NumpyGeneratorDraws(uint64_t seed, nb::list program) {
 }  // namespace
 
 void BindNumpyRandomTesting(nanobind::module_& m) {
-  m.def("numpy_generator_draws", &NumpyGeneratorDraws, nb::arg("seed"),
-        nb::arg("program"),
+  m.def("numpy_generator_draws", &NumpyGeneratorDraws, nb::arg("seed"), nb::arg("program"),
         nb::sig("def numpy_generator_draws(seed: int, program: list[tuple[str, float, float]]) "
                 "-> list[int | float]"),
         "Seeds envfleet::NumpyGenerator like gymnasium.utils.seeding.np_random(seed) and runs\n"

@@ -183,8 +183,8 @@ class NumpyGenerator {
         }
       }
       // The wedge: accept if a uniform point under the row's top lies under the density.
-      const double fy = MulAddUnfused(kZigguratFi[idx], kZigguratFi[idx - 1] - kZigguratFi[idx],
-                                      Random());
+      const double fy =
+          MulAddUnfused(kZigguratFi[idx], kZigguratFi[idx - 1] - kZigguratFi[idx], Random());
       if (fy < std::exp(-0.5 * x * x)) return x;
     }
   }

@@ -76,8 +76,8 @@ struct EnvSpec {
 
 // Environment options. Each env type publishes its defaults; Python may override any of them
 // by name with a value of the same kind, and unknown names are rejected before anything runs.
-using ConfigValue = std::variant<bool, int64_t, double, std::string, std::vector<std::string>,
-                                 std::vector<double>>;
+using ConfigValue =
+    std::variant<bool, int64_t, double, std::string, std::vector<std::string>, std::vector<double>>;
 
 class Config {
  public:

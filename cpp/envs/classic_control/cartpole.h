@@ -58,8 +58,8 @@ class CartPoleEnv : public Env {
     state_[2] = theta;
     state_[3] = theta_dot;
 
-    terminated_ = x < -kXThreshold || x > kXThreshold || theta < -kThetaThreshold ||
-                  theta > kThetaThreshold;
+    terminated_ =
+        x < -kXThreshold || x > kXThreshold || theta < -kThetaThreshold || theta > kThetaThreshold;
     if (!terminated_) {
       reward_ = sutton_barto_reward_ ? 0.0 : 1.0;
     } else if (steps_beyond_terminated_ < 0) {

@@ -46,13 +46,13 @@ class AntEnv : public MujocoEnv {
   }
   static std::vector<InfoKey> Info(int version) {
     if (version == 4) {
-      return {{"reward_forward"}, {"reward_ctrl"},          {"reward_survive"},
-              {"x_position"},     {"y_position"},           {"distance_from_origin"},
-              {"x_velocity"},     {"y_velocity"},           {"forward_reward"}};
+      return {{"reward_forward"}, {"reward_ctrl"}, {"reward_survive"},
+              {"x_position"},     {"y_position"},  {"distance_from_origin"},
+              {"x_velocity"},     {"y_velocity"},  {"forward_reward"}};
     }
-    return {{"x_position"},     {"y_position"},  {"distance_from_origin"},
-            {"x_velocity"},     {"y_velocity"},  {"reward_forward"},
-            {"reward_ctrl"},    {"reward_contact"}, {"reward_survive"}};
+    return {{"x_position"},  {"y_position"},     {"distance_from_origin"},
+            {"x_velocity"},  {"y_velocity"},     {"reward_forward"},
+            {"reward_ctrl"}, {"reward_contact"}, {"reward_survive"}};
   }
   static EnvSpec Spec(const Config& config, int version) {
     const ModelInfo model = ProbeModel(config);
@@ -213,8 +213,8 @@ class AntEnv : public MujocoEnv {
   bool contact_in_obs_ = false, contact_in_reward_ = false;
   size_t contact_first_body_ = 1;
   std::vector<double> forces_;
-  int x_position_, y_position_, distance_, x_velocity_, y_velocity_, reward_forward_,
-      reward_ctrl_, reward_contact_, reward_survive_, forward_reward_;
+  int x_position_, y_position_, distance_, x_velocity_, y_velocity_, reward_forward_, reward_ctrl_,
+      reward_contact_, reward_survive_, forward_reward_;
 };
 
 }  // namespace mujoco

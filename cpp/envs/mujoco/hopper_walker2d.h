@@ -22,14 +22,11 @@ template <bool kHopper>
 class PlanarWalkerEnv : public MujocoEnv {
  public:
   static Config Defaults(int version) {
-    Config config = {{"assets_dir", std::string()},
-                     {"frame_skip", int64_t{4}},
-                     {"forward_reward_weight", 1.0},
-                     {"ctrl_cost_weight", 1e-3},
-                     {"healthy_reward", 1.0},
-                     {"terminate_when_unhealthy", true},
-                     {"reset_noise_scale", 5e-3},
-                     {"exclude_current_positions_from_observation", true}};
+    Config config = {
+        {"assets_dir", std::string()},  {"frame_skip", int64_t{4}},
+        {"forward_reward_weight", 1.0}, {"ctrl_cost_weight", 1e-3},
+        {"healthy_reward", 1.0},        {"terminate_when_unhealthy", true},
+        {"reset_noise_scale", 5e-3},    {"exclude_current_positions_from_observation", true}};
     if (kHopper) {
       config.Set("xml_file", std::string("hopper.xml"));
       config.Set("healthy_state_range", std::vector<double>{-100.0, 100.0});
@@ -49,8 +46,8 @@ class PlanarWalkerEnv : public MujocoEnv {
   }
   static std::vector<InfoKey> Info(int version) {
     if (version == 4) return {{"x_position"}, {"x_velocity"}};
-    return {{"x_position"},    {"z_distance_from_origin"}, {"x_velocity"},
-            {"reward_forward"}, {"reward_ctrl"},            {"reward_survive"}};
+    return {{"x_position"},  {"z_distance_from_origin"}, {"x_velocity"}, {"reward_forward"},
+            {"reward_ctrl"}, {"reward_survive"}};
   }
   static EnvSpec Spec(const Config& config, int version) {
     const ModelInfo model = ProbeModel(config);

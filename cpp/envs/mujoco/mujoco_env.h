@@ -190,9 +190,14 @@ struct ModelInfo {
 
 inline ModelInfo ProbeModel(const Config& config) {
   ModelPtr model = LoadModel(config);
-  ModelInfo info{static_cast<int>(model->nq), static_cast<int>(model->nv),
-                 static_cast<int>(model->nu), static_cast<int>(model->nbody),
-                 static_cast<int>(model->ntendon), {}, {}, model->opt.timestep};
+  ModelInfo info{static_cast<int>(model->nq),
+                 static_cast<int>(model->nv),
+                 static_cast<int>(model->nu),
+                 static_cast<int>(model->nbody),
+                 static_cast<int>(model->ntendon),
+                 {},
+                 {},
+                 model->opt.timestep};
   for (int i = 0; i < model->nu; ++i) {
     // Gymnasium: Box(low, high) from model.actuator_ctrlrange.astype(np.float32).
     info.ctrl_low.push_back(static_cast<float>(model->actuator_ctrlrange[2 * i]));
@@ -206,9 +211,7 @@ inline ArraySpec ActionSpec(const ModelInfo& info) {
   return Box("action", DType::kFloat32, {info.nu}, info.ctrl_low, info.ctrl_high);
 }
 
-inline ArraySpec ObsSpec(int64_t size) {
-  return Box("obs", DType::kFloat64, {size}, {}, {});
-}
+inline ArraySpec ObsSpec(int64_t size) { return Box("obs", DType::kFloat64, {size}, {}, {}); }
 
 // One float64 info entry: a scalar, or an array of `size` values (size >= 0).
 struct InfoKey {
@@ -235,7 +238,9 @@ class MujocoEnv : public Env {
  protected:
   // `frame_skip` is the version's fixed value or the option.
   MujocoEnv(const Config& config, uint64_t seed, int frame_skip)
-      : Env(seed), model_holder_(LoadModel(config)), model_(model_holder_.get()),
+      : Env(seed),
+        model_holder_(LoadModel(config)),
+        model_(model_holder_.get()),
         frame_skip_(frame_skip) {
     if (frame_skip_ < 1) throw std::invalid_argument("frame_skip must be >= 1");
     data_ = mj_makeData(model_);

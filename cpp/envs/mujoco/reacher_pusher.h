@@ -106,8 +106,8 @@ class ReacherEnv : public MujocoEnv {
     const double vec[3] = {tip[0] - target[0], tip[1] - target[1], tip[2] - target[2]};
     // v5: -norm(vec) * w and -np.square(action).sum() * w (float32); v4: unweighted.
     const double reward_dist = -Norm(vec, 3) * reward_dist_weight_;
-    const float reward_ctrl = -NumpySumOfSquares(action, nu_) *
-                              static_cast<float>(reward_control_weight_);
+    const float reward_ctrl =
+        -NumpySumOfSquares(action, nu_) * static_cast<float>(reward_control_weight_);
     reward_ = reward_dist + reward_ctrl;
     Put(reward_dist_, reward_dist);
     Put(reward_ctrl_, reward_ctrl);
@@ -222,8 +222,8 @@ class PusherEnv : public MujocoEnv {
     }
     const double reward_near = -Norm(vec_1, 3) * reward_near_weight_;
     const double reward_dist = -Norm(vec_2, 3) * reward_dist_weight_;
-    const float reward_ctrl = -NumpySumOfSquares(action, nu_) *
-                              static_cast<float>(reward_control_weight_);
+    const float reward_ctrl =
+        -NumpySumOfSquares(action, nu_) * static_cast<float>(reward_control_weight_);
     reward_ = (reward_dist + reward_ctrl) + reward_near;
     Put(reward_dist_, reward_dist);
     Put(reward_ctrl_, reward_ctrl);

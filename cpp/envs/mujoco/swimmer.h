@@ -29,8 +29,8 @@ class SwimmerEnv : public MujocoEnv {
   }
   static std::vector<InfoKey> Info(int version) {
     if (version == 4) {
-      return {{"reward_fwd"}, {"reward_ctrl"}, {"x_position"}, {"y_position"},
-              {"distance_from_origin"}, {"x_velocity"}, {"y_velocity"}, {"forward_reward"}};
+      return {{"reward_fwd"},           {"reward_ctrl"}, {"x_position"}, {"y_position"},
+              {"distance_from_origin"}, {"x_velocity"},  {"y_velocity"}, {"forward_reward"}};
     }
     return {{"x_position"}, {"y_position"},     {"distance_from_origin"}, {"x_velocity"},
             {"y_velocity"}, {"reward_forward"}, {"reward_ctrl"}};

@@ -27,8 +27,7 @@ class BlackjackEnv : public Env {
 
   static EnvSpec Spec(const Config& config) {
     EnvSpec spec;
-    spec.obs = {Discrete("player_sum", 32), Discrete("dealer_card", 11),
-                Discrete("usable_ace", 2)};
+    spec.obs = {Discrete("player_sum", 32), Discrete("dealer_card", 11), Discrete("usable_ace", 2)};
     spec.obs_layout = ObsLayout::kTuple;
     spec.action = Discrete("action", 2);
     spec.max_episode_steps = 0;  // Blackjack-v1 registers no time limit
@@ -88,10 +87,10 @@ class BlackjackEnv : public Env {
  private:
   // What the reference's helpers read from a hand (a list of card values).
   struct Hand {
-    int sum = 0;        // sum(hand)
-    int cards = 0;      // len(hand)
-    bool ace = false;   // 1 in hand
-    int first = 0;      // hand[0]
+    int sum = 0;       // sum(hand)
+    int cards = 0;     // len(hand)
+    bool ace = false;  // 1 in hand
+    int first = 0;     // hand[0]
 
     void Add(int card) {
       if (cards == 0) first = card;

@@ -206,8 +206,8 @@ class TaxiEnv : public Env {
       reward = d.reward;
       terminated = d.terminated;
     }
-    Cell(state, action).push_back(
-        {1.0, Encode(new_row, new_col, new_pass_idx, dest_idx), reward, terminated});
+    Cell(state, action)
+        .push_back({1.0, Encode(new_row, new_col, new_pass_idx, dest_idx), reward, terminated});
   }
 
   // _calc_new_position(row, col, movement)
@@ -251,8 +251,7 @@ class TaxiEnv : public Env {
     auto& li = Cell(state, action);
     if (action <= 3) {
       const int64_t left_state = Encode(left_pos.first, left_pos.second, new_pass_idx, dest_idx);
-      const int64_t right_state =
-          Encode(right_pos.first, right_pos.second, new_pass_idx, dest_idx);
+      const int64_t right_state = Encode(right_pos.first, right_pos.second, new_pass_idx, dest_idx);
       li.push_back({rainy_probability_, intended_state, -1.0, terminated});
       li.push_back({rainy_lateral_probability_, left_state, -1.0, terminated});
       li.push_back({rainy_lateral_probability_, right_state, -1.0, terminated});
