@@ -15,6 +15,21 @@
 #                                 costs no more build time than -O3 per file (about 2.3
 #                                 CPU-minutes either way on this 2-core machine) and steps ~6%
 #                                 faster; results are identical either way.
+#
+# Flags we measured and rejected (GCC 12.2, 2-core AMD EPYC VM; Pong-v5, _core.raw_step_rate,
+# one thread; builds alternated in subprocesses for 16-20 rounds, median of per-round ratios
+# against the build below; single rounds vary by +-15% on this machine, medians by ~3%):
+#   PGO (-fprofile-generate, train on Pong/Breakout/SpaceInvaders/MsPacman/Seaquest, 3000
+#   steps each, then -fprofile-use): 0.95-0.97x on Pong (1.04x on Breakout), although it
+#   executes 8% fewer instructions per step (valgrind: 3.11M vs 3.38M). Time goes to the
+#   6502 interpreter's dispatch (M6502Low::execute ~47%, TIA::poke/updateFrame ~19%,
+#   System::peek ~6%), which profile feedback does not speed up. Variants were no better:
+#   -fprofile-partial-training 0.96-0.98x, PGO without LTO 0.96x, PGO with the 6502 core
+#   LTO-compiled too 0.98x, PGO without unrolling/peeling/tracer 1.00x. PGO would also add
+#   ~2.5 min of build time (instrumented build plus a training run), so it is not used.
+#   -O2 0.97-0.98x; -march=x86-64-v2 0.98x and -march=x86-64-v3 0.99x (no gain, and not
+#   portable); -fno-plt and -fno-semantic-interposition do nothing here (ALE is a static
+#   library with hidden visibility, so its calls are direct already).
 option(ENVFLEET_ATARI "Build the Atari env family (ALE from the ale-py 0.12.1 sdist)" ON)
 set(ENVFLEET_ALE_SDIST "" CACHE FILEPATH "Local copy of ale_py-0.12.1.tar.gz (skips the download)")
 option(ENVFLEET_ALE_LTO "Compile ALE with link-time optimisation" ON)
