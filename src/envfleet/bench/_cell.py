@@ -81,13 +81,17 @@ def time_windows(
     window_s: float,
     windows: int,
     pids: list[int],
+    min_calls: int = 16,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Warms ``run`` up for ``warmup_s``, then times ``windows`` windows of about ``window_s``.
 
     The warm-up doubles the number of calls until it has run ``warmup_s`` seconds in all and
     its last batch lasted long enough to give a rate; the calls per window follow from that
-    rate. Each window records steps, wall seconds, CPU seconds (so ``cores_busy`` = CPU/wall)
-    and the 1-minute load average, which flags windows taken on a busy machine.
+    rate, and are at least ``min_calls``: an async pool holds finished batches in reserve, so
+    a window of a call or two (a warm-up slowed by a neighbour's job can suggest one) would
+    time results that were ready before it began. Each window records steps, wall seconds,
+    CPU seconds (so ``cores_busy`` = CPU/wall) and the 1-minute load average, which flags
+    windows taken on a busy machine.
     """
     calls, spent, warm_steps = 1, 0.0, 0
     while True:
@@ -98,7 +102,7 @@ def time_windows(
         if spent >= warmup_s and elapsed >= min(warmup_s, window_s) / 8:
             break
         calls *= 2
-    per_window = max(1, round(calls / max(elapsed, 1e-9) * window_s))
+    per_window = max(min_calls, round(calls / max(elapsed, 1e-9) * window_s))
     results = []
     for index in range(windows):
         load = _loadavg()
@@ -235,8 +239,15 @@ def throughput(args: dict[str, Any]) -> dict[str, Any]:
     make_s = time.perf_counter() - start
     try:
         pids = executor.worker_pids or descendant_pids()
+        # Up to num_envs / batch_size batches can be ready when a window starts.
+        reserve = -(-args["num_envs"] // args["batch_size"])
         windows, warm = time_windows(
-            executor.run, args["warmup_s"], args["window_s"], args["windows"], pids
+            executor.run,
+            args["warmup_s"],
+            args["window_s"],
+            args["windows"],
+            pids,
+            min_calls=16 * reserve,
         )
     finally:
         executor.close()
