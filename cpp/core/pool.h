@@ -18,6 +18,7 @@
 #define ENVFLEET_CORE_POOL_H_
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -62,8 +63,13 @@ class Pool {
     action_bytes_ = spec_.action.NumBytes();
     actions_.assign(static_cast<size_t>(n) * action_bytes_, 0);
     // Env i gets seed i whichever thread builds it, so the order of construction is moot.
-    ParallelFor(n, options_.num_threads,
-                [&](int i) { envs_[i].env = factory(config, options_.seeds[i]); });
+    // The first env is built here and timed: only envs that take a while to build (ALE ROM
+    // loads, MuJoCo models) are worth starting threads for.
+    const auto start = std::chrono::steady_clock::now();
+    envs_[0].env = factory(config, options_.seeds[0]);
+    const bool slow = std::chrono::steady_clock::now() - start > std::chrono::microseconds(50);
+    ParallelFor(n - 1, slow ? options_.num_threads : 1,
+                [&](int i) { envs_[i + 1].env = factory(config, options_.seeds[i + 1]); });
 
     arena_ = new BlockArena(BlockLayout(OutputKeys(), b));
     num_env_keys_ = spec_.obs.size() + spec_.info.size();
