@@ -113,7 +113,10 @@ def run_cell(args: dict[str, Any], timeout: float) -> dict[str, Any]:
     async workers included) is killed, not only the interpreter we started.
     """
     env = dict(os.environ)
-    paths = [_PACKAGE_ROOT] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    # PYTHONPATH's entries come first, as in this process (where they precede the directory
+    # envfleet came from); the package root after them, not before: it may be site-packages,
+    # which must not shadow what PYTHONPATH puts ahead of it.
+    paths = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p] + [_PACKAGE_ROOT]
     env["PYTHONPATH"] = os.pathsep.join(paths)
     env.setdefault("PYTHONWARNINGS", "ignore")  # library warnings would only clutter stderr
     command = [sys.executable, "-m", "envfleet.bench._cell", json.dumps(args)]
