@@ -17,21 +17,10 @@ namespace nb = nanobind;
 namespace envfleet {
 namespace {
 
-DType ParseDType(const std::string& name) {
-  static const std::pair<const char*, DType> kTypes[] = {
-      {"bool", DType::kBool},      {"int8", DType::kInt8},   {"uint8", DType::kUint8},
-      {"int32", DType::kInt32},    {"int64", DType::kInt64}, {"float32", DType::kFloat32},
-      {"float64", DType::kFloat64}};
-  for (const auto& [key, dtype] : kTypes) {
-    if (name == key) return dtype;
-  }
-  throw nb::value_error(("unsupported dtype '" + name + "'").c_str());
-}
-
 ArraySpec ParseArraySpec(const nb::dict& d) {
   ArraySpec spec;
   spec.name = nb::cast<std::string>(d["name"]);
-  spec.dtype = ParseDType(nb::cast<std::string>(d["dtype"]));
+  spec.dtype = DTypeFromName(nb::cast<std::string>(d["dtype"]));
   spec.shape = nb::cast<std::vector<int64_t>>(d["shape"]);
   spec.low = nb::cast<std::vector<double>>(d["low"]);
   spec.high = nb::cast<std::vector<double>>(d["high"]);

@@ -43,26 +43,6 @@ int NumpyType(DType dtype) {
   return NPY_NOTYPE;
 }
 
-const char* DTypeName(DType dtype) {
-  switch (dtype) {
-    case DType::kBool:
-      return "bool";
-    case DType::kInt8:
-      return "int8";
-    case DType::kUint8:
-      return "uint8";
-    case DType::kInt32:
-      return "int32";
-    case DType::kInt64:
-      return "int64";
-    case DType::kFloat32:
-      return "float32";
-    case DType::kFloat64:
-      return "float64";
-  }
-  return "?";
-}
-
 nb::dict ArraySpecToDict(const ArraySpec& spec) {
   nb::dict d;
   d["name"] = spec.name;

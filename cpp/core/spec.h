@@ -33,6 +33,27 @@ inline size_t ItemSize(DType dtype) {
   return 0;
 }
 
+// NumPy's names of the dtypes, both ways.
+inline constexpr std::pair<DType, const char*> kDTypeNames[] = {
+    {DType::kBool, "bool"},      {DType::kInt8, "int8"},   {DType::kUint8, "uint8"},
+    {DType::kInt32, "int32"},    {DType::kInt64, "int64"}, {DType::kFloat32, "float32"},
+    {DType::kFloat64, "float64"}};
+
+inline const char* DTypeName(DType dtype) {
+  for (const auto& [type, name] : kDTypeNames) {
+    if (type == dtype) return name;
+  }
+  return "?";
+}
+
+// Throws std::invalid_argument (ValueError in Python) for a name that is not one of ours.
+inline DType DTypeFromName(const std::string& name) {
+  for (const auto& [type, type_name] : kDTypeNames) {
+    if (name == type_name) return type;
+  }
+  throw std::invalid_argument("unsupported dtype '" + name + "'");
+}
+
 // One array of one environment: an observation, an info entry or the action.
 // Bounds are inclusive, empty when unbounded, one value when uniform, else one per element.
 // `discrete` marks integer spaces: a scalar becomes Discrete(high - low + 1, start=low).

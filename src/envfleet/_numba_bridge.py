@@ -124,9 +124,7 @@ def _ol_standard_normal(rng):
 
 @overload_method(RngType, "normal")
 def _ol_normal(rng, loc=0.0, scale=1.0):
-    for name, arg in (("loc", loc), ("scale", scale)):
-        if not isinstance(arg, types.Number | types.Omitted | float):
-            raise numba.core.errors.TypingError(f"rng.normal: {name} must be a number")
+    _require_numbers("normal", loc=loc, scale=scale)
 
     def impl(rng, loc=0.0, scale=1.0):
         if scale < 0:
@@ -146,9 +144,7 @@ def _ol_random(rng):
 
 @overload_method(RngType, "uniform")
 def _ol_uniform(rng, low=0.0, high=1.0):
-    for name, arg in (("low", low), ("high", high)):
-        if not isinstance(arg, types.Number | types.Omitted | float):
-            raise numba.core.errors.TypingError(f"rng.uniform: {name} must be a number")
+    _require_numbers("uniform", low=low, high=high)
 
     def impl(rng, low=0.0, high=1.0):
         return _rng_uniform(rng, np.float64(low), np.float64(high))
@@ -178,6 +174,13 @@ def _ol_integers(rng, low, high=None):
         return _rng_integers(rng, np.int64(low), np.int64(high))
 
     return impl
+
+
+def _require_numbers(method: str, **args: Any) -> None:
+    """Typing check of a float-parameter rng method: each argument a number or omitted."""
+    for name, arg in args.items():
+        if not isinstance(arg, types.Number | types.Omitted | float):
+            raise numba.core.errors.TypingError(f"rng.{method}: {name} must be a number")
 
 
 def _is_none(arg) -> bool:

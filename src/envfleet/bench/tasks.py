@@ -20,15 +20,11 @@ from collections.abc import Callable
 from typing import Any
 
 
-def envfleet_spec(task: str):
-    import envfleet
-
-    return envfleet.make_spec(task)
-
-
 def atari_options(task: str) -> dict[str, Any] | None:
     """The resolved envfleet options of an Atari task, or None when it is not an Atari task."""
-    spec = envfleet_spec(task)
+    import envfleet
+
+    spec = envfleet.make_spec(task)
     if spec.env_type != "Atari":
         return None
     return {**spec.config.env_options, "max_episode_steps": spec.config.max_episode_steps}
@@ -46,14 +42,14 @@ def library_task(library: str, task: str, reference_task: str | None) -> str:
 
         return task if task in envpool.list_all_envs() else reference_task
     if library == "gymnasium":
-        return task if gymnasium_maker(task, check=True) else reference_task
+        return task if gymnasium_maker(task) else reference_task
     return task
 
 
-def gymnasium_maker(task: str, check: bool = False) -> Callable[[], Any] | None:
+def gymnasium_maker(task: str) -> Callable[[], Any] | None:
     """A function making one Gymnasium env that does ``task``'s work; None if there is none.
 
-    ``check=True`` only answers whether one exists (no env is made).
+    Nothing is made until the function is called.
     """
     import gymnasium
 
@@ -64,12 +60,10 @@ def gymnasium_maker(task: str, check: bool = False) -> Callable[[], Any] | None:
         except ImportError:
             return None
         gymnasium.register_envs(ale_py)
-        if check:
-            return lambda: None
         return lambda: _gymnasium_atari(options)
     if task not in gymnasium.registry:
         return None
-    return (lambda: None) if check else (lambda: gymnasium.make(task))
+    return lambda: gymnasium.make(task)
 
 
 def _is_envfleet_task(task: str) -> bool:
