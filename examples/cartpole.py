@@ -3,7 +3,7 @@
 A line-by-line port of ``gymnasium/envs/classic_control/cartpole.py`` (Gymnasium 1.4.0):
 the same constants, the same arithmetic in the same order, the same random draws, so
 ``envfleet.make("PyCartPole-v1", num_envs=n, seed=s)`` reproduces
-``gymnasium.make_vec("CartPole-v1", n).reset(seed=s)`` exactly (tests/python/test_python_env.py
+``gymnasium.make_vec("CartPole-v1", n).reset(seed=s)`` exactly (tests/test_python_env.py
 checks it). Run this file to check that and to time it against the C++ CartPole-v1 and
 Gymnasium's SyncVectorEnv::
 

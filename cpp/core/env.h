@@ -11,14 +11,14 @@
 // Step and Write are separate so the pool claims an output slot only once the step's
 // dynamics are done: in async mode the first envs to finish fill the first slots. Everything
 // else (elapsed steps, time limits, autoreset, done flags, env ids) is the pool's business.
-// See cpp/envs/example/counting.h for an annotated example.
+// See cpp/families/example/counting.h for an annotated example.
 #ifndef ENVFLEET_CORE_ENV_H_
 #define ENVFLEET_CORE_ENV_H_
 
 #include <cstddef>
 #include <cstdint>
 
-#include "core/numpy_random.h"
+#include "common/numpy/random.h"
 #include "core/spec.h"
 
 namespace envfleet {

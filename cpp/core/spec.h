@@ -90,7 +90,6 @@ struct EnvSpec {
   std::vector<ArraySpec> info;  // extra per-step info an env reports (Atari: lives, ...)
   ArraySpec action;
   ObsLayout obs_layout = ObsLayout::kSingle;
-  int64_t max_episode_steps = 0;  // the reference's registered limit; 0 means none
   double reward_low = -std::numeric_limits<double>::infinity();
   double reward_high = std::numeric_limits<double>::infinity();
 };

@@ -4,9 +4,9 @@ A drop-in for EnvPool's documented interface (``import envfleet as envpool``) wh
 Gymnasium front end is a real ``gymnasium.vector.VectorEnv``.
 """
 
-from envfleet import envs as _builtin_envs  # noqa: E402,F401  (registers the task ids)
+from envfleet import families as _families  # noqa: F401  (registers the task ids)
 from envfleet.dm import DmEnvPool
-from envfleet.errors import EnvError
+from envfleet.errors import EngineNotInstalledError, EnvError
 from envfleet.gym_env import GymEnvPool
 from envfleet.gymnasium_env import GymnasiumEnvPool
 from envfleet.make import make, make_dm, make_gym, make_gymnasium
@@ -19,6 +19,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AutoresetMode",
     "DmEnvPool",
+    "EngineNotInstalledError",
     "EnvDefinitionError",
     "EnvError",
     "EnvSpec",

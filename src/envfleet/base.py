@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 
-from envfleet import _core
 from envfleet.spec import AutoresetMode, EnvSpec
 
 REWARD, TERMINATED, TRUNCATED, ENV_ID, ELAPSED_STEP = range(5)
@@ -25,7 +24,7 @@ class PoolBase:
     def __init__(self, spec: EnvSpec):
         config = spec.config
         self._spec = spec
-        self._pool = _core.Pool(
+        self._pool = spec.module.Pool(
             spec.env_type,
             config.env_options,
             config.num_envs,

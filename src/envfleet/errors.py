@@ -1,4 +1,4 @@
-"""Exceptions raised by envfleet pools."""
+"""Exceptions raised by envfleet."""
 
 from __future__ import annotations
 
@@ -16,3 +16,21 @@ class EnvError(RuntimeError):
 
     env_id: int
     env_ids: np.ndarray
+
+
+class EngineNotInstalledError(ImportError):
+    """A task's family needs an engine (an extension module and the packages it loads) that
+    is not installed here; the message names the pip extra that installs it."""
+
+    def __init__(self, family, reason: str):
+        install = (
+            f"pip install 'envfleet[{family.extra}]'"
+            if family.extra
+            else "reinstall envfleet (this build lacks the module)"
+        )
+        super().__init__(
+            f"the {family.name} family needs {family.module}, which cannot be loaded here "
+            f"({reason}). Install its engine with: {install}",
+            name=family.module,
+        )
+        self.family = family

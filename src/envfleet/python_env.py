@@ -414,7 +414,6 @@ def _layout(env: Any) -> _Layout:
         "info": [k.spec for k in info],
         "action": action.spec,
         "obs_layout": obs_layout,
-        "max_episode_steps": int(limit),
     }
     return _Layout(
         name=_env_name(env),
@@ -807,18 +806,20 @@ def register_python_env(
     if not isinstance(task_id, str) or not task_id:
         raise TypeError(f"task_id must be a non-empty str, got {task_id!r}")
     compiled = compile_python_env(env, boundscheck=boundscheck, cache=cache)
+    if max_episode_steps is None:
+        max_episode_steps = compiled.layout.max_episode_steps
     register(task_id, compiled.env_type, max_episode_steps=max_episode_steps, **options)
     if options:
-        values = {**compiled.layout.option_defaults, **_coerced(compiled.env_type, options)}
+        values = {**compiled.layout.option_defaults, **_coerced(task_id, options)}
         if values != compiled.layout.option_defaults:
             _validate(env, compiled.layout, compiled.wrappers, values)
     return env
 
 
-def _coerced(env_type: str, options: Mapping[str, Any]) -> dict[str, Any]:
-    from envfleet.registry import _coerce_env_options
+def _coerced(task_id: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    from envfleet.registry import coerce_env_options, registration
 
-    return _coerce_env_options(env_type, dict(options))
+    return coerce_env_options(registration(task_id), dict(options))
 
 
 def clear_cache() -> None:

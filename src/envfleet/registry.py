@@ -1,24 +1,32 @@
 """Task ids, and turning ``make(task_id, **kwargs)`` into a checked :class:`PoolConfig`.
 
-A task id (``CartPole-v1``) names a C++ env type (``CartPole``) plus default options and a
-time limit, like Gymnasium's ``register``. Every argument is checked here, with the GIL held
-and before any thread starts, so that a bad call raises a clear exception naming the
-argument instead of crashing or misbehaving later.
+A task id (``CartPole-v1``) names a C++ env type (``CartPole``) of a :class:`Family`, plus
+default options, a time limit and a reward threshold, like Gymnasium's ``register``. The
+family says which extension module builds its types (``envfleet._core``, ``envfleet._atari``,
+...); that module is imported on the first ``make``/``make_spec`` of one of its ids, never on
+``import envfleet``, and a module whose engine is not installed raises
+:class:`~envfleet.errors.EngineNotInstalledError` naming the extra that installs it.
+
+Every argument is checked here, with the GIL held and before any thread starts, so that a bad
+call raises a clear exception naming the argument instead of crashing or misbehaving later.
 """
 
 from __future__ import annotations
 
 import difflib
+import importlib
+import importlib.util
 import numbers
 import os
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from envfleet import _core
-from envfleet.spec import AutoresetMode, EnvSpec, PoolConfig, core_spec
+from envfleet.errors import EngineNotInstalledError
+from envfleet.spec import AutoresetMode, EnvSpec, PoolConfig
 
 POOL_OPTIONS = (
     "num_envs",
@@ -33,42 +41,96 @@ _MAX_SEED = 2**63 - 1
 
 
 @dataclass(frozen=True)
+class Family:
+    """An env family: the extension module that builds its C++ env types and how to install it.
+
+    ``module`` is the module's import name; ``extra`` the pip extra that installs its engine
+    (None: the engine ships with envfleet itself); ``requires`` the importable packages the
+    family reads at run time (ROMs, libraries), checked without importing them.
+    """
+
+    name: str
+    module: str = "envfleet._core"
+    extra: str | None = None
+    requires: tuple[str, ...] = ()
+
+    def engine(self):
+        """The family's extension module, imported on first use."""
+        module = sys.modules.get(self.module)
+        if module is not None:
+            return module
+        missing = [name for name in self.requires if not _importable(name)]
+        if missing:
+            raise EngineNotInstalledError(self, f"{', '.join(missing)} is not installed")
+        try:
+            return importlib.import_module(self.module)
+        except ImportError as exc:
+            raise EngineNotInstalledError(self, str(exc)) from exc
+
+
+def _importable(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+CORE = Family("core")
+
+
+@dataclass(frozen=True)
 class Registration:
     task_id: str
     env_type: str
     max_episode_steps: int | None
     options: dict[str, Any] = field(default_factory=dict)
+    family: Family = CORE
+    reward_threshold: float | None = None
 
 
 _registry: dict[str, Registration] = {}
+_family_of_type: dict[str, Family] = {}
 
 
 def register(
-    task_id: str, env_type: str, max_episode_steps: int | None = None, **options: Any
+    task_id: str,
+    env_type: str,
+    max_episode_steps: int | None = None,
+    *,
+    family: Family | None = None,
+    reward_threshold: float | None = None,
+    **options: Any,
 ) -> None:
     """Registers ``task_id`` as the C++ env type ``env_type`` with default ``options``.
 
-    ``max_episode_steps`` is the default time limit (None: the env's own, or none). A type
-    that this build of the core lacks (an optional engine family) may be registered; making
-    it then raises and says so.
+    ``max_episode_steps`` is the task's time limit (None or 0: none) and ``reward_threshold``
+    Gymnasium's "solved" score (None: none). ``family`` is the :class:`Family` whose module
+    builds ``env_type``; left out, it is the family of the ids already registered with that
+    type (so ``register("MyPong-v5", "Atari", game="pong")`` works), else the core. Options
+    are checked now if the family's module is loaded, else on the first ``make``.
     """
     if not isinstance(task_id, str) or not task_id:
         raise TypeError(f"task_id must be a non-empty str, got {task_id!r}")
-    if env_type in _core.env_types():
-        _check_env_options(task_id, env_type, options)
-    _registry[task_id] = Registration(task_id, env_type, max_episode_steps, dict(options))
+    if family is None:
+        family = _family_of_type.get(env_type, CORE)
+    if family.module in sys.modules and env_type in _types(family):
+        _check_env_options(task_id, _types(family)[env_type], options)
+    _family_of_type.setdefault(env_type, family)
+    _registry[task_id] = Registration(
+        task_id, env_type, max_episode_steps, dict(options), family, reward_threshold
+    )
 
 
 def list_all_envs() -> list[str]:
-    """Every registered task id that this build can make."""
-    types = _core.env_types()
-    return sorted(t for t, reg in _registry.items() if reg.env_type in types)
+    """Every registered task id, those of families whose engine is not installed included
+    (making one of them raises :class:`~envfleet.errors.EngineNotInstalledError`)."""
+    return sorted(_registry)
 
 
 def registration(task_id: str) -> Registration:
     if not isinstance(task_id, str):
         raise TypeError(f"task_id must be a str, got {type(task_id).__name__}")
-    if task_id not in _registry or _registry[task_id].env_type not in _core.env_types():
+    if task_id not in _registry:
         close = difflib.get_close_matches(task_id, _registry, n=3)
         hint = f" Did you mean {', '.join(close)}?" if close else ""
         raise ValueError(
@@ -77,26 +139,33 @@ def registration(task_id: str) -> Registration:
     return _registry[task_id]
 
 
+def _types(family: Family) -> dict[str, dict[str, tuple[str, Any]]]:
+    """{env type: {option: (kind, default)}} of the family's module."""
+    return family.engine().env_types()
+
+
 def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
     """Checks every argument of ``make`` and returns the resulting :class:`EnvSpec`."""
     reg = registration(task_id)
-    if reg.env_type not in _core.env_types():
+    module = reg.family.engine()
+    types = module.env_types()
+    if reg.env_type not in types:
         raise ValueError(
-            f"{task_id} needs the env type {reg.env_type!r}, which this build of envfleet "
-            f"does not include; built types: {sorted(_core.env_types())}"
+            f"{task_id} needs the env type {reg.env_type!r}, which {reg.family.module} of this "
+            f"build does not include; its types: {sorted(types)}"
         )
+    defaults = types[reg.env_type]
     pool_kwargs = {k: kwargs.pop(k) for k in list(kwargs) if k in POOL_OPTIONS}
-    _check_env_options(task_id, reg.env_type, kwargs)
+    _check_env_options(task_id, defaults, {**reg.options, **kwargs})
     # Every option of the env, resolved: its defaults, the task's, then the caller's.
-    env_options = {name: default for name, (_, default) in _core.env_types()[reg.env_type].items()}
-    env_options.update(_coerce_env_options(reg.env_type, {**reg.options, **kwargs}))
-    spec_dict = core_spec(reg.env_type, env_options)
-    config = _pool_config(reg, spec_dict, env_options, **pool_kwargs)
-    return EnvSpec(config, reg.env_type, spec_dict)
+    env_options = {name: default for name, (_, default) in defaults.items()}
+    env_options.update(_coerce_options(defaults, {**reg.options, **kwargs}))
+    spec_dict = module.env_spec(reg.env_type, env_options)
+    config = _pool_config(reg, env_options, **pool_kwargs)
+    return EnvSpec(config, reg.env_type, spec_dict, module, reg.reward_threshold)
 
 
-def _check_env_options(task_id: str, env_type: str, options: dict[str, Any]) -> None:
-    defaults = _core.env_types()[env_type]
+def _check_env_options(task_id: str, defaults: dict, options: dict[str, Any]) -> None:
     unknown = [k for k in options if k not in defaults]
     if unknown:
         valid = sorted(set(defaults) | set(POOL_OPTIONS))
@@ -106,9 +175,14 @@ def _check_env_options(task_id: str, env_type: str, options: dict[str, Any]) -> 
         )
 
 
-def _coerce_env_options(env_type: str, options: dict[str, Any]) -> dict[str, Any]:
-    kinds = _core.env_types()[env_type]
-    return {name: _coerce(name, value, kinds[name][0]) for name, value in options.items()}
+def _coerce_options(defaults: dict, options: dict[str, Any]) -> dict[str, Any]:
+    """Checks and converts option values to the kinds of the env type's ``defaults``."""
+    return {name: _coerce(name, value, defaults[name][0]) for name, value in options.items()}
+
+
+def coerce_env_options(reg: Registration, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` of the task ``reg``, checked and converted for its env type."""
+    return _coerce_options(_types(reg.family)[reg.env_type], options)
 
 
 def _coerce(name: str, value: Any, kind: str) -> Any:
@@ -185,7 +259,6 @@ def _seeds(seed: Any, num_envs: int) -> tuple[int, ...]:
 
 def _pool_config(
     reg: Registration,
-    spec_dict: dict,
     env_options: dict[str, Any],
     num_envs: int = 1,
     batch_size: int | None = None,
@@ -210,9 +283,7 @@ def _pool_config(
     num_threads = _int_arg("num_threads", num_threads, 1, 1024)
     thread_affinity_offset = _int_arg("thread_affinity_offset", thread_affinity_offset, -1)
     if max_episode_steps is None:
-        max_episode_steps = reg.max_episode_steps
-    if max_episode_steps is None:
-        max_episode_steps = spec_dict["max_episode_steps"]
+        max_episode_steps = reg.max_episode_steps or 0  # the registration's limit; 0: none
     max_episode_steps = _int_arg("max_episode_steps", max_episode_steps, 0, 2**31 - 1)
     return PoolConfig(
         task_id=reg.task_id,

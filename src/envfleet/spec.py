@@ -1,8 +1,8 @@
 """Env specs: the options a pool was made with and the spaces of one environment.
 
 An :class:`EnvSpec` is what ``make_spec`` returns and what every pool carries as ``.spec``.
-It is built from the C++ env's own declaration (``_core.env_spec``), so the Gymnasium spaces
-and dm_env specs can never drift from what the core actually writes.
+It is built from the C++ env's own declaration (``env_spec`` of the family's extension
+module), so the Gymnasium spaces and dm_env specs can never drift from what the core writes.
 """
 
 from __future__ import annotations
@@ -15,8 +15,6 @@ from typing import Any
 import numpy as np
 from dm_env import specs as dm_specs
 from gymnasium import spaces
-
-from envfleet import _core
 
 
 class AutoresetMode(StrEnum):
@@ -161,9 +159,18 @@ class EnvSpec:
     ``observation_space`` / ``action_space`` describe ONE environment, as in EnvPool.
     """
 
-    def __init__(self, config: PoolConfig, env_type: str, core_spec: dict):
+    def __init__(
+        self,
+        config: PoolConfig,
+        env_type: str,
+        core_spec: dict,
+        module: Any,
+        reward_threshold: float | None = None,
+    ):
         self.config = config
         self.env_type = env_type
+        self.module = module  # the extension module that builds env_type
+        self.reward_threshold = reward_threshold
         self.obs_layout: str = core_spec["obs_layout"]
         self.obs_keys = [ArrayInfo.from_core(d) for d in core_spec["obs"]]
         self.info_keys = [ArrayInfo.from_core(d) for d in core_spec["info"]]
@@ -205,7 +212,3 @@ class EnvSpec:
             f"batch_size={self.config.batch_size}, observation_space={self.observation_space}, "
             f"action_space={self.action_space})"
         )
-
-
-def core_spec(env_type: str, options: dict[str, Any]) -> dict:
-    return _core.env_spec(env_type, options)

@@ -5,8 +5,8 @@ allocator state, warmed caches or forked workers, and a crash or hang costs one 
 The JSON argument names a ``kind``:
 
 - ``probe``: which executors can run the task here, library versions, CPU model, affinity;
-- ``raw``: the physical limit, ``envfleet._core.raw_step_rate`` (one env, one thread, a bare
-  C++ loop) over several windows;
+- ``raw``: the physical limit, ``raw_step_rate`` of the task's extension module (one env, one
+  thread, a bare C++ loop) over several windows;
 - ``throughput``: build one executor, warm it up, then time ``windows`` windows of about
   ``window_s`` seconds each (the number of calls per window is fixed from the warm-up rate, so
   no clock is read inside a window);
@@ -171,14 +171,13 @@ def probe(args: dict[str, Any]) -> dict[str, Any]:
 
 def raw(args: dict[str, Any]) -> dict[str, Any]:
     import envfleet
-    from envfleet import _core
 
     spec = envfleet.make_spec(args["task"])
     config = spec.config
     seed = args.get("seed", 0)
 
     def loop(num_steps: int) -> tuple[int, float]:
-        steps, seconds, _ = _core.raw_step_rate(
+        steps, seconds, _ = spec.module.raw_step_rate(
             spec.env_type, config.env_options, num_steps, config.max_episode_steps, seed
         )
         return steps, seconds

@@ -63,7 +63,7 @@ def physical_limit(results: BenchResults, task: str | None = None) -> dict[str, 
         "min": min(rates),
         "max": max(rates),
         "windows": len(rates),
-        "what": "envfleet._core.raw_step_rate: one env, one thread, a bare C++ loop",
+        "what": "raw_step_rate of the task's module: one env, one thread, a bare C++ loop",
     }
 
 

@@ -77,7 +77,7 @@ def _gymnasium_atari(options: dict[str, Any]):
     import gymnasium
     from gymnasium.wrappers import AtariPreprocessing, FrameStackObservation
 
-    from envfleet.envs.atari import task_name
+    from envfleet.families.atari import task_name
 
     frame_skip = options["frame_skip"]
     env = gymnasium.make(

@@ -1,0 +1,628 @@
+// The one Python binding every extension module uses. BindEnvModule<Module>(m, types) adds to
+// module m, over that module's own table of env types:
+//   env_types()      {type: {option: (kind, default)}}
+//   env_spec(...)    the spec of one env of a type with given options
+//   Pool(...)        the pool: argument checks with the GIL held, stepping without it, and
+//                    zero-copy NumPy arrays over each delivered output block
+//   raw_step_rate()  the physical limit the bench compares with: one env in a bare C++ loop
+// Module is a tag type of the calling module. PyPool<Module> is a distinct C++ type in every
+// module, so nanobind registers one Pool class per module and no C++ object crosses a module
+// boundary. Include this header from exactly one translation unit of a module: that unit
+// holds the module's NumPy C-API table (no PY_ARRAY_UNIQUE_SYMBOL, so it is local to it).
+#ifndef ENVFLEET_BIND_ENV_MODULE_H_
+#define ENVFLEET_BIND_ENV_MODULE_H_
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
+#include <numpy/arrayobject.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/output_blocks.h"
+#include "core/pool.h"
+#include "core/registry.h"
+
+namespace envfleet {
+namespace bind {
+
+namespace nb = nanobind;
+
+// The env types of the module that instantiated BindEnvModule<Module>.
+template <typename Module>
+EnvTypeMap*& ModuleTypes() {
+  static EnvTypeMap* types = nullptr;
+  return types;
+}
+
+inline int NumpyType(DType dtype) {
+  switch (dtype) {
+    case DType::kBool:
+      return NPY_BOOL;
+    case DType::kInt8:
+      return NPY_INT8;
+    case DType::kUint8:
+      return NPY_UINT8;
+    case DType::kInt32:
+      return NPY_INT32;
+    case DType::kInt64:
+      return NPY_INT64;
+    case DType::kFloat32:
+      return NPY_FLOAT32;
+    case DType::kFloat64:
+      return NPY_FLOAT64;
+  }
+  return NPY_NOTYPE;
+}
+
+inline nb::dict ArraySpecToDict(const ArraySpec& spec) {
+  nb::dict d;
+  d["name"] = spec.name;
+  d["dtype"] = DTypeName(spec.dtype);
+  nb::list shape;
+  for (int64_t s : spec.shape) shape.append(s);
+  d["shape"] = nb::tuple(shape);
+  d["low"] = spec.low;
+  d["high"] = spec.high;
+  d["discrete"] = spec.discrete;
+  return d;
+}
+
+inline nb::object ConfigValueToPython(const ConfigValue& value) {
+  return std::visit([](const auto& v) -> nb::object { return nb::cast(v); }, value);
+}
+
+// The kind of an option, so Python can check and convert values (an empty default list
+// alone would not say what it holds).
+inline const char* ConfigKind(const ConfigValue& value) {
+  const char* kinds[] = {"bool", "int", "float", "str", "list[str]", "list[float]"};
+  return kinds[value.index()];
+}
+
+// Converts Python option values to the kinds the env's defaults have. The Python layer has
+// already checked names and coerced kinds with readable messages; this is the last guard.
+inline Config ToConfig(const Config& defaults, const nb::dict& options) {
+  Config config = defaults;
+  for (auto [key, value] : options) {
+    std::string name = nb::cast<std::string>(key);
+    if (!defaults.Has(name)) throw nb::value_error(("unknown option '" + name + "'").c_str());
+    const ConfigValue& kind = defaults.values().at(name);
+    if (std::holds_alternative<bool>(kind)) {
+      config.Set(name, nb::cast<bool>(value));
+    } else if (std::holds_alternative<int64_t>(kind)) {
+      config.Set(name, nb::cast<int64_t>(value));
+    } else if (std::holds_alternative<double>(kind)) {
+      config.Set(name, nb::cast<double>(value));
+    } else if (std::holds_alternative<std::string>(kind)) {
+      config.Set(name, nb::cast<std::string>(value));
+    } else if (std::holds_alternative<std::vector<double>>(kind)) {
+      config.Set(name, nb::cast<std::vector<double>>(value));
+    } else {
+      config.Set(name, nb::cast<std::vector<std::string>>(value));
+    }
+  }
+  return config;
+}
+
+inline const EnvType& FindType(const EnvTypeMap& types, const std::string& name) {
+  auto it = types.find(name);
+  if (it == types.end()) throw nb::value_error(("unknown env type '" + name + "'").c_str());
+  return it->second;
+}
+
+inline nb::dict SpecToDict(const EnvSpec& spec) {
+  nb::dict d;
+  nb::list obs, info;
+  for (const auto& key : spec.obs) obs.append(ArraySpecToDict(key));
+  for (const auto& key : spec.info) info.append(ArraySpecToDict(key));
+  d["obs"] = obs;
+  d["info"] = info;
+  d["action"] = ArraySpecToDict(spec.action);
+  const char* layouts[] = {"single", "tuple", "dict"};
+  d["obs_layout"] = layouts[static_cast<int>(spec.obs_layout)];
+  d["reward_range"] = nb::make_tuple(spec.reward_low, spec.reward_high);
+  return d;
+}
+
+inline void ReleaseBlockLease(PyObject* capsule) {
+  auto* block = static_cast<Block*>(PyCapsule_GetPointer(capsule, "envfleet.block"));
+  block->arena->EndLease(block);
+}
+
+// The Python-facing pool. Every method runs with the GIL held except the waits.
+template <typename Module>
+class PyPool {
+ public:
+  PyPool(const std::string& type_name, const nb::dict& options, int num_envs, int batch_size,
+         int num_threads, const std::vector<uint64_t>& seeds, int thread_affinity_offset,
+         int autoreset_mode, int64_t max_episode_steps) {
+    const EnvType& type = FindType(*ModuleTypes<Module>(), type_name);
+    Config config = ToConfig(type.defaults, options);
+    EnvSpec spec = type.spec(config);
+    PoolOptions pool_options;
+    pool_options.num_envs = num_envs;
+    pool_options.batch_size = batch_size;
+    pool_options.num_threads = num_threads;
+    pool_options.thread_affinity_offset = thread_affinity_offset;
+    pool_options.max_episode_steps = max_episode_steps;
+    pool_options.autoreset_mode = static_cast<AutoresetMode>(autoreset_mode);
+    pool_options.seeds = seeds;
+    {
+      // Building envs takes a while for some families (ROM loads, model compiles) and uses
+      // worker threads; none of it touches Python.
+      nb::gil_scoped_release release;
+      pool_ = std::make_unique<Pool>(spec, config, type.factory, std::move(pool_options));
+    }
+    const ArraySpec& action = pool_->spec().action;
+    action_type_ = NumpyType(action.dtype);
+    action_elements_ = action.NumElements();
+    marks_.assign(static_cast<size_t>(num_envs), 0);
+    all_ids_.resize(static_cast<size_t>(num_envs));
+    given_ids_.resize(static_cast<size_t>(num_envs));
+    for (int i = 0; i < num_envs; ++i) all_ids_[i] = i;
+  }
+
+  nb::list Keys() const {
+    nb::list keys;
+    for (const auto& key : pool_->layout().keys) keys.append(key.name);
+    return keys;
+  }
+
+  void Send(nb::handle action, nb::handle env_id) {
+    CheckOpen();
+    Ids ids = CheckIds(env_id, action, /*reset=*/false);
+    CopyActions(action, ids);
+    pool_->Enqueue(ids.data, ids.count, /*reset=*/false, /*seal=*/false, /*reserve=*/0);
+  }
+
+  nb::object Recv() {
+    CheckOpen();
+    CheckRecvable("recv()");
+    return WaitAndDeliver();
+  }
+
+  nb::object Step(nb::handle action, nb::handle env_id) {
+    CheckOpen();
+    Ids ids = CheckIds(env_id, action, /*reset=*/false);
+    CheckFillable("step()", ids.count);
+    CopyActions(action, ids);
+    pool_->Enqueue(ids.data, ids.count, /*reset=*/false, /*seal=*/true, Reserve(ids.count));
+    return WaitAndDeliver();
+  }
+
+  nb::object Reset(nb::handle env_id) {
+    CheckOpen();
+    Ids ids = CheckIds(env_id, nb::none(), /*reset=*/true);
+    CheckFillable("reset()", ids.count);
+    pool_->Enqueue(ids.data, ids.count, /*reset=*/true, /*seal=*/true, Reserve(ids.count));
+    return WaitAndDeliver();
+  }
+
+  void Reseed(nb::handle env_id, const std::vector<uint64_t>& seeds) {
+    CheckOpen();
+    Ids ids = CheckIds(env_id, nb::none(), /*reset=*/true);
+    if (seeds.size() != ids.count) throw nb::value_error("need one seed per env id");
+    for (size_t i = 0; i < ids.count; ++i) pool_->Reseed(ids.data[i], seeds[i]);
+  }
+
+  void AsyncReset() {
+    CheckOpen();
+    for (int i = 0; i < pool_->options().num_envs; ++i) {
+      if (pool_->in_flight(i)) {
+        throw nb::value_error(
+            "async_reset(): some envs still have actions in flight (was async_reset() called "
+            "twice?); recv() their results first");
+      }
+    }
+    pool_->Enqueue(all_ids_.data(), all_ids_.size(), /*reset=*/true, /*seal=*/false, 0);
+  }
+
+  void Close() { pool_->Close(); }
+  bool closed() const { return pool_->closed(); }
+  int64_t pending() const { return pool_->pending(); }
+  bool episode_over(int env_id) const { return pool_->episode_over(env_id); }
+  size_t num_blocks() const { return pool_->arena()->num_blocks(); }
+
+ private:
+  struct Ids {
+    const int32_t* data;
+    size_t count;
+  };
+
+  void CheckOpen() const {
+    if (pool_->closed()) throw std::runtime_error("this env pool is closed");
+  }
+
+  void CheckRecvable(const char* call) const {
+    const int64_t needs = pool_->HeadNeeds();
+    if (pool_->pending() < needs) {
+      throw nb::value_error((std::string(call) + " would wait forever: the next batch needs " +
+                             std::to_string(needs) + " results but only " +
+                             std::to_string(pool_->pending()) +
+                             " envs have actions in flight; send() more first")
+                                .c_str());
+    }
+  }
+
+  void CheckFillable(const char* call, size_t count) const {
+    if (!pool_->CanFillHead(count)) {
+      throw nb::value_error((std::string(call) + " would wait forever: the next batch needs " +
+                             std::to_string(pool_->HeadNeeds()) + " results but only " +
+                             std::to_string(pool_->pending() + static_cast<int64_t>(count)) +
+                             " envs would have actions in flight; send() more or recv() first")
+                                .c_str());
+    }
+  }
+
+  // The caller steps about its fair share itself rather than hand everything to the workers:
+  // with one env this removes the thread hand-off entirely.
+  int64_t Reserve(size_t count) const {
+    const int64_t threads = pool_->options().num_threads;
+    return (static_cast<int64_t>(count) + threads) / (threads + 1);
+  }
+
+  nb::object WaitAndDeliver() {
+    {
+      nb::gil_scoped_release release;
+      pool_->Wait();
+    }
+    Block* block = pool_->Deliver();
+    if (block->failed.load(std::memory_order_acquire)) RaiseEnvError(block);
+    pool_->arena()->AddRef();
+    return Wrap(block);
+  }
+
+  // Raises envfleet.EnvError for a batch in which an env threw. The batch's results are
+  // dropped, and its envs are idle again: err.env_ids lists them all, so an async loop can
+  // send them new actions; the env that failed starts a new episode on its next step.
+  [[noreturn]] void RaiseEnvError(Block* block) {
+    const BlockLayout& layout = pool_->layout();
+    const int64_t first = block->first_row;
+    npy_intp rows = static_cast<npy_intp>(layout.batch_size - first);
+    nb::object ids = nb::steal(PyArray_SimpleNew(1, &rows, NPY_INT32));
+    if (!ids.is_valid()) throw nb::python_error();
+    std::memcpy(PyArray_DATA(reinterpret_cast<PyArrayObject*>(ids.ptr())),
+                block->key_bases[kEnvId] + first * sizeof(int32_t), rows * sizeof(int32_t));
+    const int32_t failed = block->failed_env;
+    const std::string message = "env " + std::to_string(failed) + " raised: " + block->error;
+    pool_->Discard(block);
+    nb::object type = nb::module_::import_("envfleet.errors").attr("EnvError");
+    nb::object error = type(message);
+    nb::setattr(error, "env_id", nb::int_(failed));
+    nb::setattr(error, "env_ids", ids);
+    PyErr_SetObject(type.ptr(), error.ptr());
+    throw nb::python_error();
+  }
+
+  nb::object Wrap(Block* block) {
+    PyObject* capsule = PyCapsule_New(block, "envfleet.block", ReleaseBlockLease);
+    if (capsule == nullptr) {
+      block->arena->EndLease(block);
+      throw nb::python_error();
+    }
+    nb::object owner = nb::steal(capsule);
+    const BlockLayout& layout = pool_->layout();
+    const int64_t first = block->first_row;
+    const npy_intp rows = static_cast<npy_intp>(layout.batch_size - first);
+    nb::object out = nb::steal(PyTuple_New(static_cast<Py_ssize_t>(layout.keys.size())));
+    for (size_t k = 0; k < layout.keys.size(); ++k) {
+      const ArraySpec& key = layout.keys[k];
+      npy_intp dims[NPY_MAXDIMS];
+      dims[0] = rows;
+      for (size_t d = 0; d < key.shape.size(); ++d) dims[d + 1] = key.shape[d];
+      void* data = block->key_bases[k] + first * layout.row_bytes[k];
+      PyObject* array =
+          PyArray_New(&PyArray_Type, static_cast<int>(key.shape.size() + 1), dims,
+                      NumpyType(key.dtype), nullptr, data, 0, NPY_ARRAY_CARRAY, nullptr);
+      if (array == nullptr) throw nb::python_error();
+      Py_INCREF(capsule);
+      if (PyArray_SetBaseObject(reinterpret_cast<PyArrayObject*>(array), capsule) != 0) {
+        Py_DECREF(array);
+        throw nb::python_error();
+      }
+      PyTuple_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(k), array);
+    }
+    return out;
+  }
+
+  // Checks env ids: None means every env (then the action batch must cover all of them);
+  // otherwise a 1-D integer array of distinct, in-range ids of envs waiting for an action.
+  Ids CheckIds(nb::handle env_id, nb::handle action, bool reset) {
+    const int num_envs = pool_->options().num_envs;
+    Ids ids{all_ids_.data(), all_ids_.size()};
+    if (!env_id.is_none()) {
+      nb::object given = nb::steal(PyArray_FromAny(env_id.ptr(), nullptr, 0, 0, 0, nullptr));
+      if (!given.is_valid()) PyErr_Clear();
+      auto* array = reinterpret_cast<PyArrayObject*>(given.ptr());
+      if (!given.is_valid() || !PyArray_ISINTEGER(array) || PyArray_NDIM(array) > 1) {
+        throw nb::type_error("env_id must be an integer or a 1-D array of integers");
+      }
+      nb::object wide = nb::steal(PyArray_Cast(array, NPY_INT64));
+      if (!wide.is_valid()) throw nb::python_error();
+      const auto* values =
+          static_cast<const int64_t*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(wide.ptr())));
+      const npy_intp count = PyArray_SIZE(array);
+      if (count > num_envs) {
+        throw nb::value_error(("env_id has " + std::to_string(count) + " entries but there are " +
+                               "only " + std::to_string(num_envs) + " envs")
+                                  .c_str());
+      }
+      for (npy_intp i = 0; i < count; ++i) {
+        if (values[i] < 0 || values[i] >= num_envs) {
+          throw nb::value_error(("env_id " + std::to_string(values[i]) +
+                                 " is out of range: valid ids are 0.." +
+                                 std::to_string(num_envs - 1))
+                                    .c_str());
+        }
+        given_ids_[static_cast<size_t>(i)] = static_cast<int32_t>(values[i]);
+      }
+      ids = {given_ids_.data(), static_cast<size_t>(count)};
+    }
+    if (ids.count == 0) throw nb::value_error("env_id is empty: give at least one env id");
+    if (!action.is_none() && env_id.is_none()) {
+      // With env_id omitted, the action batch must cover every env.
+      PyObject* a = action.ptr();
+      npy_intp lead = PyArray_Check(a) && PyArray_NDIM(reinterpret_cast<PyArrayObject*>(a)) > 0
+                          ? PyArray_DIM(reinterpret_cast<PyArrayObject*>(a), 0)
+                          : -1;
+      if (lead != num_envs) {
+        throw nb::value_error(("action has a batch of " + std::to_string(lead) +
+                               " but env_id was not given: "
+                               "either pass one action per env (" +
+                               std::to_string(num_envs) + ") or pass env_id")
+                                  .c_str());
+      }
+    }
+    ++epoch_;
+    for (size_t i = 0; i < ids.count; ++i) {
+      const int32_t id = ids.data[i];
+      if (marks_[id] == epoch_) {
+        throw nb::value_error(("env_id " + std::to_string(id) + " appears twice").c_str());
+      }
+      marks_[id] = epoch_;
+      if (pool_->in_flight(id)) {
+        throw nb::value_error(("env_id " + std::to_string(id) +
+                               " is not waiting for an action: its previous action is still in "
+                               "flight; recv() its result first")
+                                  .c_str());
+      }
+      if (!reset && pool_->options().autoreset_mode == AutoresetMode::kDisabled &&
+          pool_->episode_over(id)) {
+        throw nb::value_error(("env_id " + std::to_string(id) +
+                               " has no running episode and autoreset_mode is DISABLED: "
+                               "reset it first")
+                                  .c_str());
+      }
+    }
+    return ids;
+  }
+
+  // Checks the action batch (already of the spec's dtype, C-contiguous: the Python front end
+  // converts) and copies one action into each env's slot.
+  void CopyActions(nb::handle action, const Ids& ids) {
+    const ArraySpec& spec = pool_->spec().action;
+    PyObject* a = action.ptr();
+    if (!PyArray_Check(a)) throw nb::type_error("action must be a numpy array");
+    auto* array = reinterpret_cast<PyArrayObject*>(a);
+    if (PyArray_TYPE(array) != action_type_ || !PyArray_IS_C_CONTIGUOUS(array)) {
+      throw nb::type_error(
+          (std::string("action must be a C-contiguous ") + DTypeName(spec.dtype) + " array")
+              .c_str());
+    }
+    const int ndim = PyArray_NDIM(array);
+    bool shape_ok = ndim == static_cast<int>(spec.shape.size()) + 1 &&
+                    PyArray_DIM(array, 0) == static_cast<npy_intp>(ids.count);
+    for (size_t d = 0; shape_ok && d < spec.shape.size(); ++d) {
+      shape_ok = PyArray_DIM(array, static_cast<int>(d) + 1) == spec.shape[d];
+    }
+    if (!shape_ok) {
+      std::string expected = "(" + std::to_string(ids.count);
+      for (int64_t s : spec.shape) expected += ", " + std::to_string(s);
+      expected += spec.shape.empty() ? ",)" : ")";
+      std::string got = "(";
+      for (int d = 0; d < ndim; ++d) got += (d ? ", " : "") + std::to_string(PyArray_DIM(array, d));
+      got += ndim == 1 ? ",)" : ")";
+      throw nb::value_error(
+          ("action has shape " + got + " but shape " + expected + " was expected").c_str());
+    }
+    const char* data = static_cast<const char*>(PyArray_DATA(array));
+    const size_t total = ids.count * action_elements_;
+    if (spec.discrete) {
+      const auto* values = reinterpret_cast<const int64_t*>(data);
+      for (size_t i = 0; i < total; ++i) {
+        const size_t e = i % action_elements_;
+        const double low = spec.low.size() == 1 ? spec.low[0] : spec.low[e];
+        const double high = spec.high.size() == 1 ? spec.high[0] : spec.high[e];
+        if (values[i] < low || values[i] > high) {
+          throw nb::value_error(("action " + std::to_string(values[i]) + " for env_id " +
+                                 std::to_string(ids.data[i / action_elements_]) +
+                                 " is out of range: valid actions are " +
+                                 std::to_string(static_cast<int64_t>(low)) + ".." +
+                                 std::to_string(static_cast<int64_t>(high)))
+                                    .c_str());
+        }
+      }
+    } else if (spec.dtype == DType::kFloat32 || spec.dtype == DType::kFloat64) {
+      for (size_t i = 0; i < total; ++i) {
+        double v = spec.dtype == DType::kFloat32 ? reinterpret_cast<const float*>(data)[i]
+                                                 : reinterpret_cast<const double*>(data)[i];
+        if (!std::isfinite(v)) {
+          throw nb::value_error(("action for env_id " +
+                                 std::to_string(ids.data[i / action_elements_]) +
+                                 " is not finite (nan or inf)")
+                                    .c_str());
+        }
+      }
+    }
+    const size_t bytes = pool_->action_bytes();
+    for (size_t i = 0; i < ids.count; ++i) {
+      std::memcpy(pool_->action_slot(ids.data[i]), data + i * bytes, bytes);
+    }
+  }
+
+  std::unique_ptr<Pool> pool_;
+  int action_type_ = NPY_NOTYPE;
+  size_t action_elements_ = 1;
+  std::vector<uint32_t> marks_;  // duplicate detection without allocating per call
+  uint32_t epoch_ = 0;
+  std::vector<int32_t> all_ids_;
+  std::vector<int32_t> given_ids_;  // env ids of the current call, converted to int32
+};
+
+// Random valid actions, drawn up front so drawing them is not timed.
+inline std::vector<char> SampleActions(const ArraySpec& spec, size_t count, uint64_t seed) {
+  NumpyGenerator rng(seed);
+  const size_t n = spec.NumElements();
+  std::vector<char> bytes(count * spec.NumBytes());
+  for (size_t i = 0; i < count * n; ++i) {
+    const size_t e = i % n;
+    const double low = spec.low.empty() ? -1.0 : spec.low[spec.low.size() == 1 ? 0 : e];
+    const double high = spec.high.empty() ? 1.0 : spec.high[spec.high.size() == 1 ? 0 : e];
+    switch (spec.dtype) {
+      case DType::kInt64:
+        reinterpret_cast<int64_t*>(bytes.data())[i] =
+            rng.Integers(static_cast<int64_t>(low), static_cast<int64_t>(high) + 1);
+        break;
+      case DType::kInt32:
+        reinterpret_cast<int32_t*>(bytes.data())[i] = static_cast<int32_t>(
+            rng.Integers(static_cast<int64_t>(low), static_cast<int64_t>(high) + 1));
+        break;
+      case DType::kFloat32:
+        reinterpret_cast<float*>(bytes.data())[i] = static_cast<float>(rng.Uniform(low, high));
+        break;
+      case DType::kFloat64:
+        reinterpret_cast<double*>(bytes.data())[i] = rng.Uniform(low, high);
+        break;
+      default:
+        throw nb::value_error("raw_step_rate: unsupported action dtype");
+    }
+  }
+  return bytes;
+}
+
+// Takes `num_steps` steps in all, round-robin over `num_envs` envs (1: the limit; more shows
+// what cycling through many envs' state costs in cache misses); returns (steps, seconds,
+// episodes).
+inline nb::tuple RawStepRate(const EnvTypeMap& types, const std::string& type_name,
+                             const nb::dict& options, int64_t num_steps, int64_t max_episode_steps,
+                             uint64_t seed, int num_envs) {
+  if (num_envs < 1) throw nb::value_error("raw_step_rate: num_envs must be at least 1");
+  const EnvType& type = FindType(types, type_name);
+  const Config config = ToConfig(type.defaults, options);
+  const EnvSpec spec = type.spec(config);
+  std::vector<std::unique_ptr<Env>> envs;
+  for (int i = 0; i < num_envs; ++i) envs.push_back(type.factory(config, seed + i));
+  constexpr size_t kActions = 1024;
+  const std::vector<char> actions = SampleActions(spec.action, kActions, seed + 1);
+  const size_t action_bytes = spec.action.NumBytes();
+  std::vector<ArraySpec> keys = spec.obs;
+  keys.insert(keys.end(), spec.info.begin(), spec.info.end());
+  BlockArena* arena = new BlockArena(BlockLayout(keys, 1));
+  Block* block = arena->Acquire();
+  OutputSlot slot(block->key_bases.data(), arena->layout().row_bytes.data(), 0);
+  int64_t episodes = num_envs;
+  double seconds = 0;
+  {
+    nb::gil_scoped_release release;
+    for (auto& env : envs) {
+      env->Reset();
+      env->Write(slot);
+    }
+    std::vector<int64_t> elapsed_of(static_cast<size_t>(num_envs), 0);
+    const auto start = std::chrono::steady_clock::now();
+    for (int64_t i = 0; i < num_steps; ++i) {
+      Env* env = envs[static_cast<size_t>(i % num_envs)].get();
+      int64_t& elapsed = elapsed_of[static_cast<size_t>(i % num_envs)];
+      env->Step(actions.data() + (static_cast<size_t>(i) % kActions) * action_bytes);
+      ++elapsed;
+      const bool truncated = max_episode_steps > 0 && elapsed >= max_episode_steps;
+      if (env->terminated() || truncated) {  // the pool's autoreset (cpp/core/pool.h)
+        bool continued = false;
+        if (truncated) {
+          env->Reset();
+        } else {
+          continued = env->ResetAfterTermination();
+        }
+        if (!continued) elapsed = 0;
+        ++episodes;
+      }
+      env->Write(slot);
+    }
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  arena->Recycle(block);
+  arena->Release();
+  return nb::make_tuple(num_steps, seconds, episodes);
+}
+
+template <typename Module>
+void BindEnvModule(nb::module_& m, EnvTypeMap& types) {
+  ModuleTypes<Module>() = &types;
+  if (_import_array() < 0) throw nb::python_error();
+
+  m.def(
+      "env_types",
+      [] {
+        nb::dict types;
+        for (const auto& [name, type] : *ModuleTypes<Module>()) {
+          nb::dict defaults;
+          for (const auto& [key, value] : type.defaults.values()) {
+            defaults[key.c_str()] = nb::make_tuple(ConfigKind(value), ConfigValueToPython(value));
+          }
+          types[name.c_str()] = defaults;
+        }
+        return types;
+      },
+      "Every env type the core can build: {type: {option: (kind, default)}}.");
+
+  m.def(
+      "env_spec",
+      [](const std::string& type_name, const nb::dict& options) {
+        const EnvType& type = FindType(*ModuleTypes<Module>(), type_name);
+        return SpecToDict(type.spec(ToConfig(type.defaults, options)));
+      },
+      nb::arg("type_name"), nb::arg("options"), "The spec of one env of this type and options.");
+
+  nb::class_<PyPool<Module>>(m, "Pool")
+      .def(nb::init<const std::string&, const nb::dict&, int, int, int,
+                    const std::vector<uint64_t>&, int, int, int64_t>(),
+           nb::arg("type_name"), nb::arg("options"), nb::arg("num_envs"), nb::arg("batch_size"),
+           nb::arg("num_threads"), nb::arg("seeds"), nb::arg("thread_affinity_offset"),
+           nb::arg("autoreset_mode"), nb::arg("max_episode_steps"))
+      .def("keys", &PyPool<Module>::Keys, "Names of the arrays recv() returns, in order.")
+      .def("send", &PyPool<Module>::Send, nb::arg("action"), nb::arg("env_id").none())
+      .def("recv", &PyPool<Module>::Recv)
+      .def("step", &PyPool<Module>::Step, nb::arg("action"), nb::arg("env_id").none())
+      .def("reset", &PyPool<Module>::Reset, nb::arg("env_id").none())
+      .def("reseed", &PyPool<Module>::Reseed, nb::arg("env_id").none(), nb::arg("seeds"))
+      .def("async_reset", &PyPool<Module>::AsyncReset)
+      .def("close", &PyPool<Module>::Close)
+      .def("episode_over", &PyPool<Module>::episode_over, nb::arg("env_id"))
+      .def_prop_ro("closed", &PyPool<Module>::closed)
+      .def_prop_ro("pending", &PyPool<Module>::pending)
+      .def_prop_ro("num_blocks", &PyPool<Module>::num_blocks);
+  m.def(
+      "raw_step_rate",
+      [](const std::string& type_name, const nb::dict& options, int64_t num_steps,
+         int64_t max_episode_steps, uint64_t seed, int num_envs) {
+        return RawStepRate(*ModuleTypes<Module>(), type_name, options, num_steps, max_episode_steps,
+                           seed, num_envs);
+      },
+      nb::arg("type_name"), nb::arg("options"), nb::arg("num_steps"), nb::arg("max_episode_steps"),
+      nb::arg("seed") = 0, nb::arg("num_envs") = 1,
+      "Steps one env (or num_envs, round-robin) in a plain single-threaded C++ loop (the\n"
+      "physical limit of a pool thread): returns (steps, seconds, episodes).");
+}
+
+}  // namespace bind
+}  // namespace envfleet
+
+#endif  // ENVFLEET_BIND_ENV_MODULE_H_

@@ -1,0 +1,259 @@
+// Bit-exact C++ twin of the random stream Gymnasium gives an env:
+//   gymnasium.utils.seeding.np_random(seed)
+//     == np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
+// Only the draws Gymnasium envs make are mirrored. Every method names the numpy function it
+// reproduces; the ground truth is the installed numpy, checked by
+// tests/core/test_numpy_random.py.
+#ifndef ENVFLEET_COMMON_NUMPY_RANDOM_H_
+#define ENVFLEET_COMMON_NUMPY_RANDOM_H_
+
+#include <cmath>
+#include <cstdint>
+
+#include "common/numpy/ziggurat_constants.h"
+
+namespace envfleet {
+
+namespace numpy_random_internal {
+
+// __extension__ keeps -Wpedantic quiet about the GCC/Clang 128-bit integer.
+__extension__ typedef unsigned __int128 uint128;
+
+// numpy/random/bit_generator.pyx: SeedSequence hashing constants (pool_size = 4).
+constexpr uint32_t kInitA = 0x43b0d7e5u;
+constexpr uint32_t kMultA = 0x931e8875u;
+constexpr uint32_t kInitB = 0x8b51f9ddu;
+constexpr uint32_t kMultB = 0x58f38dedu;
+constexpr uint32_t kMixMultL = 0xca01f9ddu;
+constexpr uint32_t kMixMultR = 0x4973f715u;
+constexpr int kXShift = 16;  // uint32 bits / 2
+constexpr int kPoolSize = 4;
+
+// numpy/random/src/pcg64/pcg64.h: PCG_DEFAULT_MULTIPLIER_128.
+constexpr uint128 kPcgMultiplier =
+    (static_cast<uint128>(2549297995355413924ULL) << 64) + 4865540595714422341ULL;
+
+// SeedSequence's hashmix(): mutates the running hash constant.
+inline uint32_t HashMix(uint32_t value, uint32_t* hash_const) {
+  value ^= *hash_const;
+  *hash_const *= kMultA;
+  value *= *hash_const;
+  value ^= value >> kXShift;
+  return value;
+}
+
+// SeedSequence's mix().
+inline uint32_t Mix(uint32_t x, uint32_t y) {
+  uint32_t result = kMixMultL * x - kMixMultR * y;
+  result ^= result >> kXShift;
+  return result;
+}
+
+// numpy's random_uniform() evaluates `lower + range * u` with two roundings. Keep the product
+// opaque so the compiler cannot fuse it into an FMA when FMA is enabled (-march=native, -mfma).
+inline double MulAddUnfused(double lower, double range, double u) {
+  double product = range * u;
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+  __asm__("" : "+x"(product));
+#elif (defined(__GNUC__) || defined(__clang__)) && defined(__aarch64__)
+  __asm__("" : "+w"(product));
+#else
+  volatile double barrier = product;
+  product = barrier;
+#endif
+  return lower + product;
+}
+
+}  // namespace numpy_random_internal
+
+// Bit-exact twin of numpy's Generator(PCG64(SeedSequence(seed))) for the draws Gymnasium envs
+// make. Not thread-safe; one instance per env. No allocation, no exceptions.
+class NumpyGenerator {
+ public:
+  explicit NumpyGenerator(uint64_t seed = 0) { Seed(seed); }
+
+  // PCG64(SeedSequence(seed)): the seed is split into little-endian uint32 words (0 -> [0]),
+  // mixed into a 4-word pool, and generate_state(4, uint64) feeds pcg64_set_seed(s[0:2], s[2:4]).
+  void Seed(uint64_t seed) {
+    using namespace numpy_random_internal;
+    const uint32_t lo = static_cast<uint32_t>(seed);
+    const uint32_t hi = static_cast<uint32_t>(seed >> 32);
+    const uint32_t entropy[2] = {lo, hi};
+    const int entropy_len = hi != 0 ? 2 : 1;  // never exceeds kPoolSize, so no extra mix pass
+
+    // SeedSequence.mix_entropy().
+    uint32_t pool[kPoolSize];
+    uint32_t hash_const = kInitA;
+    for (int i = 0; i < kPoolSize; ++i) {
+      pool[i] = HashMix(i < entropy_len ? entropy[i] : 0u, &hash_const);
+    }
+    for (int src = 0; src < kPoolSize; ++src) {
+      for (int dst = 0; dst < kPoolSize; ++dst) {
+        if (src != dst) pool[dst] = Mix(pool[dst], HashMix(pool[src], &hash_const));
+      }
+    }
+
+    // SeedSequence.generate_state(8 uint32 words), then viewed as 4 little-endian uint64.
+    uint32_t words[8];
+    uint32_t hash_b = kInitB;
+    for (int i = 0; i < 8; ++i) {
+      uint32_t value = pool[i % kPoolSize];
+      value ^= hash_b;
+      hash_b *= kMultB;
+      value *= hash_b;
+      value ^= value >> kXShift;
+      words[i] = value;
+    }
+    uint64_t state64[4];
+    for (int i = 0; i < 4; ++i) {
+      state64[i] =
+          static_cast<uint64_t>(words[2 * i]) | (static_cast<uint64_t>(words[2 * i + 1]) << 32);
+    }
+
+    // pcg64_set_seed(): word 0 is the high half of each 128-bit value.
+    const uint128 init_state = (static_cast<uint128>(state64[0]) << 64) | state64[1];
+    const uint128 init_seq = (static_cast<uint128>(state64[2]) << 64) | state64[3];
+    // pcg_setseq_128_srandom_r().
+    state_ = 0;
+    inc_ = (init_seq << 1) | 1u;
+    Step();
+    state_ += init_state;
+    Step();
+    // BitGenerator._reset_state_variables(): drop the buffered uint32.
+    has_uint32_ = false;
+    uinteger_ = 0;
+  }
+
+  // pcg64_next64(): pcg_setseq_128_xsl_rr_64_random_r (step, then XSL-RR output).
+  uint64_t NextUint64() {
+    Step();
+    const uint64_t xored = static_cast<uint64_t>(state_ >> 64) ^ static_cast<uint64_t>(state_);
+    const unsigned rot = static_cast<unsigned>(state_ >> 122);
+    return (xored >> rot) | (xored << ((64u - rot) & 63u));
+  }
+
+  // pcg64_next32(): returns the low half of a fresh 64-bit draw and keeps the high half for the
+  // next call. The buffer lives in the bit generator, so it survives across Generator methods;
+  // 64-bit draws (Random, Uniform, large Integers) neither use nor clear it.
+  uint32_t NextUint32() {
+    if (has_uint32_) {
+      has_uint32_ = false;
+      return uinteger_;
+    }
+    const uint64_t next = NextUint64();
+    has_uint32_ = true;
+    uinteger_ = static_cast<uint32_t>(next >> 32);
+    return static_cast<uint32_t>(next);
+  }
+
+  // Generator.random(): random_standard_uniform -> next_double.
+  double Random() { return static_cast<double>(NextUint64() >> 11) * (1.0 / 9007199254740992.0); }
+
+  // Generator.uniform(low, high): random_uniform(low, high - low). For array bounds numpy also
+  // computes range = high - low elementwise first, so call this once per element, in order.
+  double Uniform(double low, double high) {
+    return numpy_random_internal::MulAddUnfused(low, high - low, Random());
+  }
+
+  // Generator.standard_normal(): random_standard_normal, numpy's 256-row ziggurat
+  // (numpy/random/src/distributions/distributions.c). Each try takes one 64-bit draw: the low
+  // 8 bits pick the row, the next bit is the sign and the 52 above it the magnitude. About 1%
+  // of tries fall outside the row's rectangle and take one more next_double (wedge test
+  // against exp) or, in the base row, two per tail try (log1p), exactly as numpy draws them.
+  // Generator.standard_normal(n) is n calls in order (random_standard_normal_fill).
+  double StandardNormal() {
+    using namespace numpy_random_internal;
+    for (;;) {
+      const uint64_t draw = NextUint64();
+      const int idx = static_cast<int>(draw & 0xff);
+      const uint64_t r = draw >> 8;
+      const bool negative = (r & 0x1) != 0;
+      const uint64_t rabs = (r >> 1) & 0x000fffffffffffffull;
+      double x = static_cast<double>(rabs) * kZigguratWi[idx];
+      if (negative) x = -x;
+      if (rabs < kZigguratKi[idx]) return x;  // the rectangle: 99.3% of draws
+      if (idx == 0) {
+        // The tail beyond r, Marsaglia's method; 1 - U avoids log(0) (numpy GH 13361).
+        for (;;) {
+          const double xx = -kZigguratNorInvR * std::log1p(-Random());
+          const double yy = -std::log1p(-Random());
+          if (yy + yy > xx * xx) {
+            return ((rabs >> 8) & 0x1) != 0 ? -(kZigguratNorR + xx) : kZigguratNorR + xx;
+          }
+        }
+      }
+      // The wedge: accept if a uniform point under the row's top lies under the density.
+      const double fy =
+          MulAddUnfused(kZigguratFi[idx], kZigguratFi[idx - 1] - kZigguratFi[idx], Random());
+      if (fy < std::exp(-0.5 * x * x)) return x;
+    }
+  }
+
+  // Generator.integers(low, high) with dtype=int64, endpoint=False: random_bounded_uint64_fill
+  // with off = low, rng = high - 1 - low. Precondition low < high (numpy raises; we return low).
+  int64_t Integers(int64_t low, int64_t high) {
+    if (low >= high) return low;
+    const uint64_t rng = static_cast<uint64_t>(high) - 1u - static_cast<uint64_t>(low);
+    return static_cast<int64_t>(static_cast<uint64_t>(low) + BoundedUint64(rng));
+  }
+
+  // Generator.choice(a) for a 1-D sequence of length n (replace=True, p=None, size=None):
+  // numpy draws integers(0, n, size=(), dtype=int64). Precondition n > 0 (numpy raises).
+  int64_t ChoiceIndex(int64_t n) { return Integers(0, n); }
+
+ private:
+  // pcg_setseq_128_step_r().
+  void Step() { state_ = state_ * numpy_random_internal::kPcgMultiplier + inc_; }
+
+  // random_bounded_uint64_fill() for one value in [0, rng] (no masking; Generator uses Lemire).
+  uint64_t BoundedUint64(uint64_t rng) {
+    if (rng == 0) return 0;  // no draw at all
+    if (rng <= 0xFFFFFFFFull) {
+      // 32-bit path: buffered_uint32 is plain next_uint32 for 32-bit outputs.
+      if (rng == 0xFFFFFFFFull) return NextUint32();
+      return BoundedLemireUint32(static_cast<uint32_t>(rng));
+    }
+    if (rng == 0xFFFFFFFFFFFFFFFFull) return NextUint64();
+    return BoundedLemireUint64(rng);
+  }
+
+  // buffered_bounded_lemire_uint32(): Lemire's nearly-divisionless method on next_uint32.
+  uint32_t BoundedLemireUint32(uint32_t rng) {
+    const uint32_t rng_excl = rng + 1u;
+    uint64_t m = static_cast<uint64_t>(NextUint32()) * rng_excl;
+    uint32_t leftover = static_cast<uint32_t>(m);
+    if (leftover < rng_excl) {
+      const uint32_t threshold = (UINT32_MAX - rng) % rng_excl;
+      while (leftover < threshold) {
+        m = static_cast<uint64_t>(NextUint32()) * rng_excl;
+        leftover = static_cast<uint32_t>(m);
+      }
+    }
+    return static_cast<uint32_t>(m >> 32);
+  }
+
+  // bounded_lemire_uint64(): same method with a 128-bit product on next_uint64.
+  uint64_t BoundedLemireUint64(uint64_t rng) {
+    using numpy_random_internal::uint128;
+    const uint64_t rng_excl = rng + 1u;
+    uint128 m = static_cast<uint128>(NextUint64()) * rng_excl;
+    uint64_t leftover = static_cast<uint64_t>(m);
+    if (leftover < rng_excl) {
+      const uint64_t threshold = (UINT64_MAX - rng) % rng_excl;
+      while (leftover < threshold) {
+        m = static_cast<uint128>(NextUint64()) * rng_excl;
+        leftover = static_cast<uint64_t>(m);
+      }
+    }
+    return static_cast<uint64_t>(m >> 64);
+  }
+
+  numpy_random_internal::uint128 state_ = 0;
+  numpy_random_internal::uint128 inc_ = 0;
+  bool has_uint32_ = false;
+  uint32_t uinteger_ = 0;
+};
+
+}  // namespace envfleet
+
+#endif  // ENVFLEET_COMMON_NUMPY_RANDOM_H_

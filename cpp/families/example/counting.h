@@ -1,0 +1,100 @@
+// Counting-v0: the annotated example of the environment contract (cpp/core/env.h), and the
+// env our tests use to pin down pool behaviour (autoreset, ordering, error propagation).
+//
+// Observation: int64 [steps taken in this episode, episodes started so far].
+// Action: Discrete(10); the reward is the action, so a test can see which action reached
+// which env. The episode terminates after `episode_length` steps. With `continue_episodes`,
+// the autoreset after a termination continues the ended episode's clock (see 7).
+#ifndef ENVFLEET_FAMILIES_EXAMPLE_COUNTING_H_
+#define ENVFLEET_FAMILIES_EXAMPLE_COUNTING_H_
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "core/env.h"
+#include "core/spec.h"
+
+namespace envfleet {
+
+class CountingEnv : public Env {
+ public:
+  // 1. Options and their defaults. make("Counting-v0", episode_length=3) overrides one;
+  //    an unknown name is rejected in Python with this list.
+  static Config DefaultConfig() {
+    return {{"episode_length", int64_t{5}},
+            {"fail_at_step", int64_t{-1}},
+            {"continue_episodes", false}};
+  }
+
+  // 2. What the env reads and writes, for the given options. The pool sizes its buffers from
+  //    this and Python turns it into Gymnasium spaces and dm_env specs.
+  static EnvSpec Spec(const Config& config) {
+    EnvSpec spec;
+    const double length = static_cast<double>(config.Get<int64_t>("episode_length"));
+    spec.obs = {Box("obs", DType::kInt64, {2}, {0.0}, {length, 1e9})};
+    spec.action = Discrete("action", 10);
+    spec.reward_low = 0;
+    spec.reward_high = 9;
+    return spec;
+  }
+
+  // 3. Construction gets the options and this env's seed (seed + env index). Everything an
+  //    env allocates, it allocates here: Reset/Step/Write run on the hot path.
+  CountingEnv(const Config& config, uint64_t seed)
+      : Env(seed),
+        episode_length_(config.Get<int64_t>("episode_length")),
+        fail_at_step_(config.Get<int64_t>("fail_at_step")),
+        continue_episodes_(config.Get<bool>("continue_episodes")) {
+    if (episode_length_ < 1) throw std::invalid_argument("episode_length must be >= 1");
+  }
+
+  // 4. Reset starts an episode. The pool calls it for the first step, for reset(), and for
+  //    the step after an episode ended (NEXT_STEP autoreset; after a termination, through
+  //    ResetAfterTermination, 7).
+  void Reset() override {
+    steps_ = 0;
+    ++episodes_;
+  }
+
+  // 5. Step reads the action (laid out as spec.action says: one int64 here), advances the
+  //    state and sets reward_ and terminated_. Time limits are the pool's job. A C++
+  //    exception thrown here reaches Python from recv()/step() naming this env.
+  void Step(const void* action) override {
+    const int64_t a = *static_cast<const int64_t*>(action);
+    ++steps_;
+    if (steps_ == fail_at_step_)
+      throw std::runtime_error("failing at step " + std::to_string(steps_));
+    reward_ = static_cast<double>(a);
+    terminated_ = steps_ >= episode_length_;
+  }
+
+  // 6. Write puts the observation into this env's row of the output batch: key 0 is the
+  //    first obs key of the spec, then the other obs keys, then the info keys.
+  void Write(const OutputSlot& out) const override {
+    int64_t* obs = out.Get<int64_t>(0);
+    obs[0] = steps_;
+    obs[1] = episodes_;
+  }
+
+  // 7. Optional. An autoreset after this env's own termination (not a time limit, not an
+  //    explicit reset) calls ResetAfterTermination, whose default is Reset() and false. An
+  //    env returns true to say the new episode continues the ended one's clock: the pool then
+  //    keeps counting elapsed_step and the time limit across them, as Atari's episodic_life
+  //    does across lives. continue_episodes shows it here.
+  bool ResetAfterTermination() override {
+    Reset();
+    return continue_episodes_;
+  }
+
+ private:
+  int64_t episode_length_;
+  int64_t fail_at_step_;
+  bool continue_episodes_;
+  int64_t steps_ = 0;
+  int64_t episodes_ = 0;
+};
+
+}  // namespace envfleet
+
+#endif  // ENVFLEET_FAMILIES_EXAMPLE_COUNTING_H_

@@ -1,0 +1,68 @@
+// envfleet._mujoco: the MuJoCo family (Gymnasium 1.4.0's MuJoCo v4 and v5 tasks), linked with
+// libmujoco from the mujoco-core wheel. One env type per robot and version, e.g. "AntV5"; task
+// ids and time limits are in src/envfleet/families/mujoco.py.
+#include <nanobind/nanobind.h>
+
+#include <memory>
+#include <string>
+
+#include "bind/env_module.h"
+#include "core/registry.h"
+#include "families/mujoco/ant.h"
+#include "families/mujoco/half_cheetah.h"
+#include "families/mujoco/hopper_walker2d.h"
+#include "families/mujoco/humanoid.h"
+#include "families/mujoco/inverted_pendulum.h"
+#include "families/mujoco/mujoco_env.h"
+#include "families/mujoco/reacher_pusher.h"
+#include "families/mujoco/swimmer.h"
+
+namespace envfleet {
+namespace {
+
+// A version of a robot: its published options (those the version's Gymnasium constructor
+// takes) and the fixed values of the others, filled in before the env sees its config.
+template <typename E>
+EnvType MakeMujocoType(int version) {
+  return {mujoco::PublishedDefaults<E>(version),
+          [version](const Config& config) {
+            return E::Spec(mujoco::FullConfig<E>(config, version), version);
+          },
+          [version](const Config& config, uint64_t seed) -> std::unique_ptr<Env> {
+            return std::make_unique<E>(mujoco::FullConfig<E>(config, version), seed, version);
+          }};
+}
+
+template <typename E>
+void RegisterVersions(EnvTypeMap& types, const std::string& name) {
+  types[name + "V4"] = MakeMujocoType<E>(4);
+  types[name + "V5"] = MakeMujocoType<E>(5);
+}
+
+EnvTypeMap MujocoTypes() {
+  EnvTypeMap types;
+  RegisterVersions<mujoco::AntEnv>(types, "Ant");
+  RegisterVersions<mujoco::HalfCheetahEnv>(types, "HalfCheetah");
+  RegisterVersions<mujoco::HopperEnv>(types, "Hopper");
+  RegisterVersions<mujoco::Walker2dEnv>(types, "Walker2d");
+  RegisterVersions<mujoco::SwimmerEnv>(types, "Swimmer");
+  RegisterVersions<mujoco::HumanoidEnv>(types, "Humanoid");
+  RegisterVersions<mujoco::HumanoidStandupEnv>(types, "HumanoidStandup");
+  RegisterVersions<mujoco::InvertedPendulumEnv>(types, "InvertedPendulum");
+  RegisterVersions<mujoco::InvertedDoublePendulumEnv>(types, "InvertedDoublePendulum");
+  RegisterVersions<mujoco::ReacherEnv>(types, "Reacher");
+  RegisterVersions<mujoco::PusherEnv>(types, "Pusher");
+  return types;
+}
+
+struct MujocoModule {};  // tags this module's Pool type (cpp/bind/env_module.h)
+
+}  // namespace
+}  // namespace envfleet
+
+NB_MODULE(_mujoco, m) {
+  m.doc() = "envfleet's MuJoCo family: Gymnasium's MuJoCo tasks stepped by the pool.";
+  envfleet::mujoco::InstallMujocoHandlers();
+  static envfleet::EnvTypeMap types = envfleet::MujocoTypes();
+  envfleet::bind::BindEnvModule<envfleet::MujocoModule>(m, types);
+}

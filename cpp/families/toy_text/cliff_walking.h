@@ -1,0 +1,101 @@
+// CliffWalking-v1 / CliffWalkingSlippery-v1, a port of Gymnasium 1.4.0's
+// gymnasium/envs/toy_text/cliffwalking.py (CliffWalkingEnv): a 4x12 grid, start (3, 0), goal
+// (3, 11), cliff (3, 1..10) sending the agent back to the start with reward -100 (the episode
+// goes on). Every step draws one random() (categorical_sample), slippery or not, as there.
+//
+// Option: is_slippery (false): the move is the intended one or either perpendicular one, 1/3
+// each. Observation: Discrete(48), row * 12 + col. Action: Discrete(4) (up, right, down,
+// left). Info: "prob" (float64), 1/len(outcomes) for the transition taken; 1 at reset.
+#ifndef ENVFLEET_FAMILIES_TOY_TEXT_CLIFF_WALKING_H_
+#define ENVFLEET_FAMILIES_TOY_TEXT_CLIFF_WALKING_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "core/env.h"
+#include "core/spec.h"
+#include "families/toy_text/discrete.h"
+
+namespace envfleet {
+
+class CliffWalkingEnv : public Env {
+ public:
+  static Config DefaultConfig() { return {{"is_slippery", false}}; }
+
+  static EnvSpec Spec(const Config&) {
+    EnvSpec spec;
+    spec.obs = {Discrete("obs", kRows * kCols)};
+    spec.info = {Box("prob", DType::kFloat64, {}, {0.0}, {1.0})};
+    spec.action = Discrete("action", 4);
+    return spec;
+  }
+
+  CliffWalkingEnv(const Config& config, uint64_t seed) : Env(seed) {
+    const bool is_slippery = config.Get<bool>("is_slippery");
+    // POSITION_MAPPING: UP, RIGHT, DOWN, LEFT.
+    const int dr[4] = {-1, 0, 1, 0};
+    const int dc[4] = {0, 1, 0, -1};
+    table_.resize(static_cast<size_t>(kRows * kCols) * 4);
+    for (int s = 0; s < kRows * kCols; ++s) {
+      const int row = s / kCols, col = s % kCols;
+      for (int move = 0; move < 4; ++move) {
+        std::vector<int> acts;
+        if (is_slippery) {
+          acts = {(move + 3) % 4, move, (move + 1) % 4};
+        } else {
+          acts = {move};
+        }
+        const double prob = 1.0 / static_cast<double>(acts.size());
+        auto& outcomes = table_[static_cast<size_t>(s) * 4 + move];
+        for (int act : acts) {
+          const int r = std::max(std::min(row + dr[act], kRows - 1), 0);
+          const int c = std::max(std::min(col + dc[act], kCols - 1), 0);
+          if (r == kRows - 1 && c >= 1 && c <= kCols - 2) {  // the cliff
+            outcomes.push_back({prob, kStartState, -100.0, false});
+          } else {
+            const bool terminated = r == kRows - 1 && c == kCols - 1;
+            outcomes.push_back({prob, static_cast<int64_t>(r) * kCols + c, -1.0, terminated});
+          }
+        }
+      }
+    }
+  }
+
+  void Reset() override {
+    // categorical_sample(initial_state_distrib): a one-hot distribution, still one draw.
+    rng().Random();
+    state_ = kStartState;
+    prob_ = 1.0;
+  }
+
+  void Step(const void* action) override {
+    const int64_t a = *static_cast<const int64_t*>(action);
+    if (a < 0 || a >= 4) throw std::out_of_range("CliffWalking: action must be in [0, 4)");
+    const auto& transitions = table_[static_cast<size_t>(state_) * 4 + a];
+    const toy_text::Transition& t = transitions[toy_text::SampleTransition(transitions, rng())];
+    state_ = t.next_state;
+    prob_ = t.prob;
+    reward_ = t.reward;
+    terminated_ = t.terminated;
+  }
+
+  void Write(const OutputSlot& out) const override {
+    *out.Get<int64_t>(0) = state_;
+    *out.Get<double>(1) = prob_;
+  }
+
+ private:
+  static constexpr int kRows = 4;
+  static constexpr int kCols = 12;
+  static constexpr int64_t kStartState = 3 * kCols + 0;
+
+  std::vector<std::vector<toy_text::Transition>> table_;  // P[s][a] at s * 4 + a
+  int64_t state_ = kStartState;
+  double prob_ = 1.0;
+};
+
+}  // namespace envfleet
+
+#endif  // ENVFLEET_FAMILIES_TOY_TEXT_CLIFF_WALKING_H_

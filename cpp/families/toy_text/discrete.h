@@ -1,0 +1,75 @@
+// Shared pieces of the toy-text ports. Gymnasium's tabular envs (FrozenLake, CliffWalking,
+// Taxi) keep a table P[state][action] of (prob, next_state, reward, terminated) transitions
+// and draw from it, and from their start distribution, with
+// gymnasium/envs/toy_text/utils.py's categorical_sample:
+//   argmax(cumsum(prob_n) > np_random.random())
+// i.e. one random() draw, a left-to-right cumsum (np.cumsum is add.accumulate), and the first
+// index whose partial sum exceeds the draw, or index 0 when none does (argmax of all-False;
+// possible when rounding leaves the total just under 1, e.g. 300 * (1/300) for Taxi).
+#ifndef ENVFLEET_FAMILIES_TOY_TEXT_DISCRETE_H_
+#define ENVFLEET_FAMILIES_TOY_TEXT_DISCRETE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "common/numpy/random.h"
+
+namespace envfleet {
+namespace toy_text {
+
+struct Transition {
+  double prob;
+  int64_t next_state;
+  double reward;
+  bool terminated;
+};
+
+// categorical_sample over one P[state][action] list; returns the chosen list index.
+inline size_t SampleTransition(const std::vector<Transition>& transitions, NumpyGenerator& rng) {
+  const double u = rng.Random();
+  double cumsum = 0.0;
+  for (size_t i = 0; i < transitions.size(); ++i) {
+    cumsum += transitions[i].prob;
+    if (cumsum > u) return i;
+  }
+  return 0;
+}
+
+// categorical_sample over `counts / counts.sum()` (initial_state_distrib). The envs build the
+// counts from 0/1 entries, so the sum is exact in any order. Only states with a nonzero
+// probability are kept: adding zeros to the cumsum changes nothing and a zero entry can never
+// be the first to exceed the draw. When nothing exceeds it (or there is no start state, where
+// numpy divides 0 by 0 and every comparison with NaN is False) numpy's argmax gives state 0.
+class InitialStateDistribution {
+ public:
+  InitialStateDistribution() = default;
+  explicit InitialStateDistribution(const std::vector<double>& counts) {
+    double total = 0.0;
+    for (double c : counts) total += c;
+    for (size_t s = 0; s < counts.size(); ++s) {
+      if (counts[s] != 0.0) {
+        states_.push_back(static_cast<int64_t>(s));
+        probs_.push_back(counts[s] / total);
+      }
+    }
+  }
+
+  int64_t Sample(NumpyGenerator& rng) const {
+    const double u = rng.Random();
+    double cumsum = 0.0;
+    for (size_t k = 0; k < probs_.size(); ++k) {
+      cumsum += probs_[k];
+      if (cumsum > u) return states_[k];
+    }
+    return 0;
+  }
+
+ private:
+  std::vector<int64_t> states_;
+  std::vector<double> probs_;
+};
+
+}  // namespace toy_text
+}  // namespace envfleet
+
+#endif  // ENVFLEET_FAMILIES_TOY_TEXT_DISCRETE_H_

@@ -1,0 +1,244 @@
+// FrozenLake-v1 / FrozenLake8x8-v1, a port of Gymnasium 1.4.0's
+// gymnasium/envs/toy_text/frozen_lake.py (FrozenLakeEnv). The transition table P is built in
+// the reference's order and sampled with the same single random() draw per step and per reset,
+// so trajectories match bit for bit.
+//
+// Options (names and defaults as FrozenLakeEnv.__init__):
+//   desc            list of strings; empty means None (use map_name)
+//   map_name        "4x4" or "8x8"; "" stands for None: with desc also None, a random 8x8 map
+//   is_slippery     true
+//   success_rate    1/3, probability of the intended move when slippery
+//   reward_schedule (1, 0, 0): rewards for reaching Goal, Hole, Frozen (incl. Start).
+// Gymnasium's random map is generate_random_map() with seed=None, i.e. OS entropy. Ours is
+// generate_random_map(size=8, p=0.8, seed=<this env's seed>), reproduced bit for bit, so the
+// maps are reproducible and each env of a pool gets its own, as each Gymnasium env would.
+//
+// Observation: Discrete(nrow * ncol), row * ncol + col. Action: Discrete(4) (left, down,
+// right, up). Info: "prob" (float64), the probability of the transition taken; 1 at reset.
+#ifndef ENVFLEET_FAMILIES_TOY_TEXT_FROZEN_LAKE_H_
+#define ENVFLEET_FAMILIES_TOY_TEXT_FROZEN_LAKE_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/numpy/random.h"
+#include "core/env.h"
+#include "core/spec.h"
+#include "families/toy_text/discrete.h"
+
+namespace envfleet {
+
+namespace frozen_lake_internal {
+
+inline const std::vector<std::string>& Map4x4() {
+  static const std::vector<std::string> map = {"SFFF", "FHFH", "FFFH", "HFFG"};
+  return map;
+}
+
+inline const std::vector<std::string>& Map8x8() {
+  static const std::vector<std::string> map = {
+      "SFFFFFFF", "FFFFFFFF", "FFFHFFFF", "FFFFFHFF",
+      "FFFHFFFF", "FHHFFFHF", "FHFFHFHF", "FFFHFFFG",
+  };
+  return map;
+}
+
+// is_valid(board, max_size): is a "G" reachable from (0, 0) through tiles other than "H"?
+// Only the yes/no answer matters, so the search order need not be the reference's.
+inline bool IsValid(const std::vector<std::string>& board, int size) {
+  std::vector<char> discovered(static_cast<size_t>(size) * size, 0);
+  std::vector<std::pair<int, int>> frontier = {{0, 0}};
+  const int dr[4] = {1, 0, -1, 0};
+  const int dc[4] = {0, 1, 0, -1};
+  while (!frontier.empty()) {
+    const auto [r, c] = frontier.back();
+    frontier.pop_back();
+    char& seen = discovered[static_cast<size_t>(r) * size + c];
+    if (seen) continue;
+    seen = 1;
+    for (int k = 0; k < 4; ++k) {
+      const int rn = r + dr[k], cn = c + dc[k];
+      if (rn < 0 || rn >= size || cn < 0 || cn >= size) continue;
+      if (board[rn][cn] == 'G') return true;
+      if (board[rn][cn] != 'H') frontier.push_back({rn, cn});
+    }
+  }
+  return false;
+}
+
+// generate_random_map(size, p, seed): np_random.choice(["F", "H"], (size, size), p=[p, 1 - p])
+// until valid. numpy's weighted choice: cdf = cumsum(p); cdf /= cdf[-1]; one random() per
+// cell in C order; index = cdf.searchsorted(u, side="right").
+inline std::vector<std::string> GenerateRandomMap(int size, double p, uint64_t seed) {
+  NumpyGenerator rng(seed);
+  p = std::min(1.0, p);
+  const double p0 = p, p1 = 1.0 - p;
+  double cdf0 = p0, cdf1 = p0 + p1;
+  const double last = cdf1;
+  cdf0 /= last;
+  cdf1 /= last;
+  std::vector<std::string> board(static_cast<size_t>(size), std::string(size, 'F'));
+  while (true) {
+    for (int r = 0; r < size; ++r) {
+      for (int c = 0; c < size; ++c) {
+        const double u = rng.Random();
+        const int index = (cdf0 <= u) + (cdf1 <= u);
+        board[r][c] = index == 0 ? 'F' : 'H';  // index 2 cannot happen for a valid p
+      }
+    }
+    board[0][0] = 'S';
+    board[size - 1][size - 1] = 'G';
+    if (IsValid(board, size)) return board;
+  }
+}
+
+// desc if given, else MAPS[map_name], else a random 8x8 map.
+inline std::vector<std::string> ResolveMap(const Config& config, uint64_t seed) {
+  std::vector<std::string> desc = config.Get<std::vector<std::string>>("desc");
+  if (desc.empty()) {
+    const std::string& name = config.Get<std::string>("map_name");
+    if (name.empty()) {
+      desc = GenerateRandomMap(8, 0.8, seed);
+    } else if (name == "4x4") {
+      desc = Map4x4();
+    } else if (name == "8x8") {
+      desc = Map8x8();
+    } else {
+      throw std::invalid_argument("FrozenLake: unknown map_name '" + name +
+                                  "' (expected \"4x4\", \"8x8\" or \"\" for a random map)");
+    }
+  }
+  const size_t ncol = desc.front().size();
+  if (ncol == 0) throw std::invalid_argument("FrozenLake: desc rows must not be empty");
+  for (const std::string& row : desc) {
+    if (row.size() != ncol) throw std::invalid_argument("FrozenLake: desc rows differ in length");
+  }
+  return desc;
+}
+
+inline std::vector<double> RewardSchedule(const Config& config) {
+  const auto& values = config.Get<std::vector<double>>("reward_schedule");
+  if (values.size() < 3) {
+    throw std::invalid_argument("FrozenLake: reward_schedule needs 3 values (goal, hole, frozen)");
+  }
+  return values;
+}
+
+}  // namespace frozen_lake_internal
+
+class FrozenLakeEnv : public Env {
+ public:
+  static Config DefaultConfig() {
+    return {{"desc", std::vector<std::string>{}},
+            {"map_name", std::string("4x4")},
+            {"is_slippery", true},
+            {"success_rate", 1.0 / 3.0},
+            {"reward_schedule", std::vector<double>{1.0, 0.0, 0.0}}};
+  }
+
+  static EnvSpec Spec(const Config& config) {
+    // The random map is always 8x8; its contents do not change the spec.
+    const auto desc = frozen_lake_internal::ResolveMap(config, 0);
+    const auto rewards = frozen_lake_internal::RewardSchedule(config);
+    EnvSpec spec;
+    spec.obs = {Discrete("obs", static_cast<int64_t>(desc.size() * desc.front().size()))};
+    spec.info = {Box("prob", DType::kFloat64, {}, {0.0}, {1.0})};
+    spec.action = Discrete("action", 4);
+    // FrozenLake-v1 registers 100 steps, FrozenLake8x8-v1 (map_name "8x8") 200.
+    spec.reward_low = *std::min_element(rewards.begin(), rewards.end());
+    spec.reward_high = *std::max_element(rewards.begin(), rewards.end());
+    return spec;
+  }
+
+  FrozenLakeEnv(const Config& config, uint64_t seed) : Env(seed) {
+    const auto desc = frozen_lake_internal::ResolveMap(config, seed);
+    const auto rewards = frozen_lake_internal::RewardSchedule(config);
+    const bool is_slippery = config.Get<bool>("is_slippery");
+    const double success_rate = config.Get<double>("success_rate");
+    const double fail_rate = (1.0 - success_rate) / 2.0;
+    const int nrow = static_cast<int>(desc.size());
+    const int ncol = static_cast<int>(desc.front().size());
+    const int num_states = nrow * ncol;
+
+    std::vector<double> start(static_cast<size_t>(num_states), 0.0);
+    for (int s = 0; s < num_states; ++s) start[s] = desc[s / ncol][s % ncol] == 'S' ? 1.0 : 0.0;
+    initial_state_ = toy_text::InitialStateDistribution(start);
+
+    auto to_s = [ncol](int row, int col) { return static_cast<int64_t>(row) * ncol + col; };
+    auto outcome = [&](double prob, int row, int col, int a) {
+      if (a == kLeft) {
+        col = std::max(col - 1, 0);
+      } else if (a == kDown) {
+        row = std::min(row + 1, nrow - 1);
+      } else if (a == kRight) {
+        col = std::min(col + 1, ncol - 1);
+      } else if (a == kUp) {
+        row = std::max(row - 1, 0);
+      }
+      const char letter = desc[row][col];
+      const bool terminated = letter == 'G' || letter == 'H';
+      const double reward = rewards[letter == 'G' ? 0 : letter == 'H' ? 1 : 2];
+      return toy_text::Transition{prob, to_s(row, col), reward, terminated};
+    };
+
+    table_.resize(static_cast<size_t>(num_states) * 4);
+    for (int row = 0; row < nrow; ++row) {
+      for (int col = 0; col < ncol; ++col) {
+        const int64_t s = to_s(row, col);
+        for (int a = 0; a < 4; ++a) {
+          auto& li = table_[static_cast<size_t>(s) * 4 + a];
+          const char letter = desc[row][col];
+          if (letter == 'G' || letter == 'H') {
+            li.push_back({1.0, s, 0.0, true});
+          } else if (is_slippery) {
+            for (int b : {(a + 3) % 4, a, (a + 1) % 4}) {
+              li.push_back(outcome(b == a ? success_rate : fail_rate, row, col, b));
+            }
+          } else {
+            li.push_back(outcome(1.0, row, col, a));
+          }
+        }
+      }
+    }
+  }
+
+  void Reset() override {
+    state_ = initial_state_.Sample(rng());
+    prob_ = 1.0;
+  }
+
+  void Step(const void* action) override {
+    const int64_t a = *static_cast<const int64_t*>(action);
+    if (a < 0 || a >= 4) throw std::out_of_range("FrozenLake: action must be in [0, 4)");
+    const auto& transitions = table_[static_cast<size_t>(state_) * 4 + a];
+    const toy_text::Transition& t = transitions[toy_text::SampleTransition(transitions, rng())];
+    state_ = t.next_state;
+    prob_ = t.prob;
+    reward_ = t.reward;
+    terminated_ = t.terminated;
+  }
+
+  void Write(const OutputSlot& out) const override {
+    *out.Get<int64_t>(0) = state_;
+    *out.Get<double>(1) = prob_;
+  }
+
+ private:
+  static constexpr int kLeft = 0;
+  static constexpr int kDown = 1;
+  static constexpr int kRight = 2;
+  static constexpr int kUp = 3;
+
+  std::vector<std::vector<toy_text::Transition>> table_;  // P[s][a] at s * 4 + a
+  toy_text::InitialStateDistribution initial_state_;
+  int64_t state_ = 0;
+  double prob_ = 1.0;
+};
+
+}  // namespace envfleet
+
+#endif  // ENVFLEET_FAMILIES_TOY_TEXT_FROZEN_LAKE_H_

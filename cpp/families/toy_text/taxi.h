@@ -1,0 +1,289 @@
+// Taxi-v4, a port of Gymnasium 1.4.0's gymnasium/envs/toy_text/taxi.py (TaxiEnv), including
+// the rainy transitions and the fickle passenger. The transition table is built exactly as the
+// reference builds it (its wall checks against the ASCII map included), and the random draws
+// are the reference's, in order:
+//   reset: categorical_sample(initial_state_distrib) [one random()], then, only if
+//          fickle_passenger, random() < fickle_probability
+//   step:  categorical_sample(P[s][a]) [one random()], then, when the fickle step fires,
+//          np_random.choice(<the 3 other destinations>) [integers(0, 3)]
+//
+// Options (names and defaults as TaxiEnv.__init__): is_rainy (false), fickle_passenger
+// (false), rainy_probability (0.8), fickle_probability (0.3).
+// Observation: Discrete(500), ((taxi_row * 5 + taxi_col) * 5 + passenger_location) * 4 +
+// destination. Action: Discrete(6) (south, north, east, west, pickup, dropoff).
+// Info: "prob" (float64; 1 at reset) and "action_mask" (int8, shape (6,)).
+#ifndef ENVFLEET_FAMILIES_TOY_TEXT_TAXI_H_
+#define ENVFLEET_FAMILIES_TOY_TEXT_TAXI_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "core/env.h"
+#include "core/spec.h"
+#include "families/toy_text/discrete.h"
+
+namespace envfleet {
+
+class TaxiEnv : public Env {
+ public:
+  static Config DefaultConfig() {
+    return {{"is_rainy", false},
+            {"fickle_passenger", false},
+            {"rainy_probability", 0.8},
+            {"fickle_probability", 0.3}};
+  }
+
+  static EnvSpec Spec(const Config&) {
+    EnvSpec spec;
+    spec.obs = {Discrete("obs", kNumStates)};
+    spec.info = {Box("prob", DType::kFloat64, {}, {0.0}, {1.0}),
+                 Box("action_mask", DType::kInt8, {kNumActions}, {0.0}, {1.0})};
+    spec.action = Discrete("action", kNumActions);
+    return spec;
+  }
+
+  TaxiEnv(const Config& config, uint64_t seed)
+      : Env(seed),
+        rainy_probability_(config.Get<double>("rainy_probability")),
+        rainy_lateral_probability_((1.0 - rainy_probability_) / 2.0),
+        fickle_passenger_(config.Get<bool>("fickle_passenger")),
+        fickle_probability_(config.Get<double>("fickle_probability")) {
+    const bool is_rainy = config.Get<bool>("is_rainy");
+    table_.resize(static_cast<size_t>(kNumStates) * kNumActions);
+    std::vector<double> start(kNumStates, 0.0);
+    for (int row = 0; row < 5; ++row) {
+      for (int col = 0; col < 5; ++col) {
+        for (int pass_idx = 0; pass_idx < 5; ++pass_idx) {
+          for (int dest_idx = 0; dest_idx < 4; ++dest_idx) {
+            const int64_t state = Encode(row, col, pass_idx, dest_idx);
+            if (pass_idx < 4 && pass_idx != dest_idx) start[state] += 1.0;
+            for (int action = 0; action < kNumActions; ++action) {
+              if (is_rainy) {
+                BuildRainyTransitions(row, col, pass_idx, dest_idx, action);
+              } else {
+                BuildDryTransitions(row, col, pass_idx, dest_idx, action);
+              }
+            }
+          }
+        }
+      }
+    }
+    initial_state_ = toy_text::InitialStateDistribution(start);
+  }
+
+  void Reset() override {
+    state_ = initial_state_.Sample(rng());
+    fickle_step_ = fickle_passenger_ && rng().Random() < fickle_probability_;
+    prob_ = 1.0;
+  }
+
+  void Step(const void* action) override {
+    const int64_t a = *static_cast<const int64_t*>(action);
+    if (a < 0 || a >= kNumActions) throw std::out_of_range("Taxi: action must be in [0, 6)");
+    const auto& transitions = table_[static_cast<size_t>(state_) * kNumActions + a];
+    const toy_text::Transition& t = transitions[toy_text::SampleTransition(transitions, rng())];
+    int64_t s = t.next_state;
+    const Decoded shadow = Decode(state_);
+    const Decoded next = Decode(s);
+    if (fickle_passenger_ && fickle_step_ && shadow.pass_loc == 4 &&
+        (next.row != shadow.row || next.col != shadow.col)) {
+      fickle_step_ = false;
+      int possible[3];
+      int n = 0;
+      for (int i = 0; i < 4; ++i) {
+        if (i != shadow.dest_idx) possible[n++] = i;
+      }
+      const int dest_idx = possible[rng().ChoiceIndex(3)];
+      s = Encode(next.row, next.col, next.pass_loc, dest_idx);
+    }
+    state_ = s;
+    prob_ = t.prob;
+    reward_ = t.reward;
+    terminated_ = t.terminated;
+  }
+
+  void Write(const OutputSlot& out) const override {
+    *out.Get<int64_t>(0) = state_;
+    *out.Get<double>(1) = prob_;
+    ActionMask(state_, out.Get<int8_t>(2));
+  }
+
+ private:
+  static constexpr int kNumStates = 500;
+  static constexpr int kNumActions = 6;
+  static constexpr int kMaxRow = 4;
+  static constexpr int kMaxCol = 4;
+
+  struct Decoded {
+    int row, col, pass_loc, dest_idx;
+  };
+
+  // MAP = ["+---------+", "|R: | : :G|", ...]; the reference indexes it as desc[1 + row, c].
+  static char Desc(int r, int c) {
+    static const char* const kMap[7] = {
+        "+---------+", "|R: | : :G|", "| : | : : |", "| : : : : |",
+        "| | : | : |", "|Y| : |B: |", "+---------+",
+    };
+    return kMap[r][c];
+  }
+
+  static bool IsLoc(int row, int col, int* index) {
+    static const int kLocs[4][2] = {{0, 0}, {0, 4}, {4, 0}, {4, 3}};
+    for (int i = 0; i < 4; ++i) {
+      if (kLocs[i][0] == row && kLocs[i][1] == col) {
+        if (index) *index = i;
+        return true;
+      }
+    }
+    return false;
+  }
+  static bool AtLoc(int row, int col, int loc) {
+    int index = -1;
+    return IsLoc(row, col, &index) && index == loc;
+  }
+
+  static int64_t Encode(int row, int col, int pass_loc, int dest_idx) {
+    return ((static_cast<int64_t>(row) * 5 + col) * 5 + pass_loc) * 4 + dest_idx;
+  }
+  static Decoded Decode(int64_t i) {
+    Decoded d;
+    d.dest_idx = static_cast<int>(i % 4);
+    i /= 4;
+    d.pass_loc = static_cast<int>(i % 5);
+    i /= 5;
+    d.col = static_cast<int>(i % 5);
+    d.row = static_cast<int>(i / 5);
+    return d;
+  }
+
+  // _pickup(taxi_loc, pass_idx, reward) -> (new_pass_idx, new_reward)
+  static std::pair<int, double> Pickup(int row, int col, int pass_idx, double reward) {
+    if (pass_idx < 4 && AtLoc(row, col, pass_idx)) return {4, reward};
+    return {pass_idx, -10.0};
+  }
+
+  struct Dropoff {
+    int pass_idx;
+    double reward;
+    bool terminated;
+  };
+  // _dropoff(taxi_loc, pass_idx, dest_idx, default_reward)
+  static Dropoff DoDropoff(int row, int col, int pass_idx, int dest_idx, double default_reward) {
+    int loc = -1;
+    if (AtLoc(row, col, dest_idx) && pass_idx == 4) return {dest_idx, 20.0, true};
+    if (IsLoc(row, col, &loc) && pass_idx == 4) return {loc, default_reward, false};
+    return {pass_idx, -10.0, false};
+  }
+
+  std::vector<toy_text::Transition>& Cell(int64_t state, int action) {
+    return table_[static_cast<size_t>(state) * kNumActions + action];
+  }
+
+  void BuildDryTransitions(int row, int col, int pass_idx, int dest_idx, int action) {
+    const int64_t state = Encode(row, col, pass_idx, dest_idx);
+    int new_row = row, new_col = col, new_pass_idx = pass_idx;
+    double reward = -1.0;
+    bool terminated = false;
+    if (action == 0) {
+      new_row = std::min(row + 1, kMaxRow);
+    } else if (action == 1) {
+      new_row = std::max(row - 1, 0);
+    }
+    if (action == 2 && Desc(1 + row, 2 * col + 2) == ':') {
+      new_col = std::min(col + 1, kMaxCol);
+    } else if (action == 3 && Desc(1 + row, 2 * col) == ':') {
+      new_col = std::max(col - 1, 0);
+    } else if (action == 4) {
+      std::tie(new_pass_idx, reward) = Pickup(row, col, new_pass_idx, reward);
+    } else if (action == 5) {
+      const Dropoff d = DoDropoff(row, col, new_pass_idx, dest_idx, reward);
+      new_pass_idx = d.pass_idx;
+      reward = d.reward;
+      terminated = d.terminated;
+    }
+    Cell(state, action)
+        .push_back({1.0, Encode(new_row, new_col, new_pass_idx, dest_idx), reward, terminated});
+  }
+
+  // _calc_new_position(row, col, movement)
+  static std::pair<int, int> CalcNewPosition(int row, int col, int dr, int dc) {
+    const int new_row = std::max(0, std::min(row + dr, kMaxRow));
+    const int new_col = std::max(0, std::min(col + dc, kMaxCol));
+    if (dc == 1 && Desc(1 + new_row, 2 * new_col) != ':') return {row, col};
+    if (dc == -1 && Desc(1 + new_row, 2 * new_col + 2) != ':') return {row, col};
+    return {new_row, new_col};
+  }
+
+  void BuildRainyTransitions(int row, int col, int pass_idx, int dest_idx, int action) {
+    const int64_t state = Encode(row, col, pass_idx, dest_idx);
+    std::pair<int, int> left_pos = {row, col}, right_pos = {row, col};
+    int new_row = row, new_col = col, new_pass_idx = pass_idx;
+    double reward = -1.0;
+    bool terminated = false;
+    // (forward, left, right) (dr, dc) for each heading.
+    static const int kMoves[4][3][2] = {
+        {{1, 0}, {0, 1}, {0, -1}},
+        {{-1, 0}, {0, -1}, {0, 1}},
+        {{0, 1}, {-1, 0}, {1, 0}},
+        {{0, -1}, {1, 0}, {-1, 0}},
+    };
+    if ((action == 0 && row < kMaxRow) || (action == 1 && row > 0) ||
+        (action == 2 && Desc(1 + row, 2 * col + 2) == ':') ||
+        (action == 3 && Desc(1 + row, 2 * col) == ':')) {
+      new_row = std::max(0, std::min(row + kMoves[action][0][0], kMaxRow));
+      new_col = std::max(0, std::min(col + kMoves[action][0][1], kMaxCol));
+      left_pos = CalcNewPosition(row, col, kMoves[action][1][0], kMoves[action][1][1]);
+      right_pos = CalcNewPosition(row, col, kMoves[action][2][0], kMoves[action][2][1]);
+    } else if (action == 4) {
+      std::tie(new_pass_idx, reward) = Pickup(row, col, new_pass_idx, reward);
+    } else if (action == 5) {
+      const Dropoff d = DoDropoff(row, col, new_pass_idx, dest_idx, reward);
+      new_pass_idx = d.pass_idx;
+      reward = d.reward;
+      terminated = d.terminated;
+    }
+    const int64_t intended_state = Encode(new_row, new_col, new_pass_idx, dest_idx);
+    auto& li = Cell(state, action);
+    if (action <= 3) {
+      const int64_t left_state = Encode(left_pos.first, left_pos.second, new_pass_idx, dest_idx);
+      const int64_t right_state = Encode(right_pos.first, right_pos.second, new_pass_idx, dest_idx);
+      li.push_back({rainy_probability_, intended_state, -1.0, terminated});
+      li.push_back({rainy_lateral_probability_, left_state, -1.0, terminated});
+      li.push_back({rainy_lateral_probability_, right_state, -1.0, terminated});
+    } else {
+      li.push_back({1.0, intended_state, reward, terminated});
+    }
+  }
+
+  // action_mask(state)
+  static void ActionMask(int64_t state, int8_t* mask) {
+    const Decoded d = Decode(state);
+    for (int i = 0; i < kNumActions; ++i) mask[i] = 0;
+    if (d.row < 4) mask[0] = 1;
+    if (d.row > 0) mask[1] = 1;
+    if (d.col < 4 && Desc(d.row + 1, 2 * d.col + 2) == ':') mask[2] = 1;
+    if (d.col > 0 && Desc(d.row + 1, 2 * d.col) == ':') mask[3] = 1;
+    if (d.pass_loc < 4 && AtLoc(d.row, d.col, d.pass_loc)) mask[4] = 1;
+    if (d.pass_loc == 4 && (AtLoc(d.row, d.col, d.dest_idx) || IsLoc(d.row, d.col, nullptr))) {
+      mask[5] = 1;
+    }
+  }
+
+  double rainy_probability_;
+  double rainy_lateral_probability_;
+  bool fickle_passenger_;
+  double fickle_probability_;
+  std::vector<std::vector<toy_text::Transition>> table_;  // P[s][a] at s * 6 + a
+  toy_text::InitialStateDistribution initial_state_;
+  int64_t state_ = 0;
+  double prob_ = 1.0;
+  bool fickle_step_ = false;
+};
+
+}  // namespace envfleet
+
+#endif  // ENVFLEET_FAMILIES_TOY_TEXT_TAXI_H_

@@ -1,0 +1,56 @@
+"""MuJoCo task ids, as Gymnasium 1.4.0 registers them (v4 and v5), built by envfleet._mujoco.
+
+Each id maps to a C++ env type per robot and version (``AntV5``, ...) whose options are the
+keyword arguments of that version's Gymnasium constructor (tuples such as ``healthy_z_range``
+become lists of floats). The XML models are Gymnasium's own: ``assets_dir`` points at the
+installed ``gymnasium/envs/mujoco/assets`` folder (found without importing Gymnasium's MuJoCo
+package), and ``xml_file`` resolves against it as Gymnasium resolves it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+from envfleet.registry import Family, register
+
+# envfleet._mujoco links libmujoco.so.4.0.0 from the mujoco-core wheel (envfleet[mujoco]).
+MUJOCO = Family("mujoco", module="envfleet._mujoco", extra="mujoco", requires=("mujoco",))
+
+
+def _assets_dir() -> str:
+    spec = importlib.util.find_spec("gymnasium")
+    if spec is None or not spec.submodule_search_locations:
+        return ""
+    return os.path.join(spec.submodule_search_locations[0], "envs", "mujoco", "assets")
+
+
+ASSETS_DIR = _assets_dir()
+
+# robot: (max_episode_steps, reward_threshold), as in gymnasium/envs/__init__.py (the same for
+# v4 and v5). The C++ env type of <robot>-v<n> is "<robot>V<n>" (cpp/families/mujoco/).
+ROBOTS = {
+    "Ant": (1000, 6000.0),
+    "HalfCheetah": (1000, 4800.0),
+    "Hopper": (1000, 3800.0),
+    "Walker2d": (1000, None),
+    "Humanoid": (1000, None),
+    "HumanoidStandup": (1000, None),
+    "InvertedPendulum": (1000, 950.0),
+    "InvertedDoublePendulum": (1000, 9100.0),
+    "Reacher": (50, -3.75),
+    "Pusher": (100, 0.0),
+    "Swimmer": (1000, 360.0),
+}
+VERSIONS = (4, 5)
+
+for _robot, (_steps, _threshold) in ROBOTS.items():
+    for _version in VERSIONS:
+        register(
+            f"{_robot}-v{_version}",
+            f"{_robot}V{_version}",
+            family=MUJOCO,
+            max_episode_steps=_steps,
+            reward_threshold=_threshold,
+            assets_dir=ASSETS_DIR,
+        )

@@ -1,0 +1,18 @@
+"""Toy text (C++ ports in cpp/families/toy_text/, built into envfleet._core), registered as
+Gymnasium 1.4.0 registers them: ids, options, time limits and reward thresholds."""
+
+from envfleet.registry import register
+
+register(
+    "FrozenLake-v1", "FrozenLake", max_episode_steps=100, reward_threshold=0.70, map_name="4x4"
+)
+register(
+    "FrozenLake8x8-v1", "FrozenLake", max_episode_steps=200, reward_threshold=0.85, map_name="8x8"
+)
+register("Taxi-v4", "Taxi", max_episode_steps=200, reward_threshold=8)
+# EnvPool's id. Gymnasium's v3 and v4 differ only in the is_rainy / fickle_passenger options
+# (off by default), which v4 fixed; here both ids use v4's implementation.
+register("Taxi-v3", "Taxi", max_episode_steps=200, reward_threshold=8)
+register("CliffWalking-v1", "CliffWalking")
+register("CliffWalkingSlippery-v1", "CliffWalking", is_slippery=True)
+register("Blackjack-v1", "Blackjack", natural=False, sab=True)

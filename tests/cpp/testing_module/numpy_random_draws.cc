@@ -1,0 +1,61 @@
+// Test-only binding: replays a program of draws on envfleet::NumpyGenerator so
+// tests/core/test_numpy_random.py can compare it with live numpy.
+#include <nanobind/nanobind.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "common/numpy/random.h"
+
+namespace nb = nanobind;
+
+namespace envfleet {
+namespace {
+
+// Integer arguments may arrive as Python ints (exact, needed beyond 2^53) or floats.
+int64_t ArgToInt64(nb::handle value) {
+  if (nb::isinstance<nb::float_>(value)) return static_cast<int64_t>(nb::cast<double>(value));
+  return nb::cast<int64_t>(value);
+}
+
+nb::list NumpyGeneratorDraws(uint64_t seed, nb::list program) {
+  NumpyGenerator rng(seed);
+  nb::list out;
+  for (nb::handle entry : program) {
+    nb::tuple step = nb::cast<nb::tuple>(entry);
+    if (step.size() != 3) throw nb::value_error("program entries must be (kind, a, b)");
+    const char* kind = nb::cast<const char*>(step[0]);
+    if (std::strcmp(kind, "random") == 0) {
+      out.append(nb::float_(rng.Random()));
+    } else if (std::strcmp(kind, "uniform") == 0) {
+      out.append(nb::float_(rng.Uniform(nb::cast<double>(step[1]), nb::cast<double>(step[2]))));
+    } else if (std::strcmp(kind, "integers") == 0) {
+      out.append(nb::int_(rng.Integers(ArgToInt64(step[1]), ArgToInt64(step[2]))));
+    } else if (std::strcmp(kind, "choice_index") == 0) {
+      out.append(nb::int_(rng.ChoiceIndex(ArgToInt64(step[1]))));
+    } else if (std::strcmp(kind, "standard_normal") == 0) {
+      out.append(nb::float_(rng.StandardNormal()));
+    } else if (std::strcmp(kind, "uint32") == 0) {
+      out.append(nb::int_(rng.NextUint32()));
+    } else if (std::strcmp(kind, "uint64") == 0) {
+      out.append(nb::int_(rng.NextUint64()));
+    } else {
+      throw nb::value_error("unknown draw kind");
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void BindNumpyRandomTesting(nanobind::module_& m) {
+  m.def("numpy_generator_draws", &NumpyGeneratorDraws, nb::arg("seed"), nb::arg("program"),
+        nb::sig("def numpy_generator_draws(seed: int, program: list[tuple[str, float, float]]) "
+                "-> list[int | float]"),
+        "Seeds envfleet::NumpyGenerator like gymnasium.utils.seeding.np_random(seed) and runs\n"
+        "`program`: (kind, a, b) with kind in random, uniform(a, b), integers(a, b),\n"
+        "choice_index(a), standard_normal, uint32, uint64. Integer kinds return int, the\n"
+        "rest float.");
+}
+
+}  // namespace envfleet
