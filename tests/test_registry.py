@@ -171,6 +171,9 @@ def scratch_ids():
     yield ids
     for task_id in ids:
         registry._registry.pop(task_id, None)
+    in_use = {reg.env_type for reg in registry._registry.values()}
+    for env_type in set(registry._family_of_type) - in_use:
+        del registry._family_of_type[env_type]
 
 
 def test_register_a_new_id_with_options(scratch_ids):
@@ -216,13 +219,56 @@ def test_register_rejects_a_bad_task_id():
         envfleet.register("", "Counting")
 
 
-def test_registered_id_of_a_missing_engine_is_not_listed_and_cannot_be_made(scratch_ids):
-    task_id = f"Missing{os.getpid()}-v0"
+def test_id_of_a_missing_engine_is_listed_and_making_it_names_the_extra(scratch_ids):
+    from envfleet.registry import Family
+
+    task_id = f"MissingEngine{os.getpid()}-v0"
     scratch_ids.append(task_id)
-    envfleet.register(task_id, "NoSuchEngineType")
-    assert task_id not in envfleet.list_all_envs()
-    with pytest.raises(ValueError):
+    family = Family("nowhere", module="envfleet._no_such_engine", extra="nowhere")
+    envfleet.register(task_id, "NoSuchEngineType", family=family, some_option=1)
+    assert task_id in envfleet.list_all_envs()
+    for call in (envfleet.make, envfleet.make_spec):
+        with pytest.raises(envfleet.EngineNotInstalledError, match=r"envfleet\[nowhere\]"):
+            call(task_id)
+    # An ImportError, so `except ImportError` guards written for optional engines work.
+    assert issubclass(envfleet.EngineNotInstalledError, ImportError)
+
+
+def test_id_of_a_missing_required_package_names_the_extra(scratch_ids):
+    from envfleet.registry import Family
+
+    task_id = f"MissingPackage{os.getpid()}-v0"
+    scratch_ids.append(task_id)
+    family = Family("roms", extra="roms", requires=("no_such_package_for_envfleet",))
+    envfleet.register(task_id, "Counting", family=family)
+    with pytest.raises(envfleet.EngineNotInstalledError, match="no_such_package_for_envfleet"):
         envfleet.make(task_id)
+
+
+def test_id_of_a_type_the_module_lacks_cannot_be_made(scratch_ids):
+    task_id = f"NoType{os.getpid()}-v0"
+    scratch_ids.append(task_id)
+    envfleet.register(task_id, "NoSuchCoreType")
+    with pytest.raises(ValueError, match="NoSuchCoreType"):
+        envfleet.make(task_id)
+
+
+def test_register_finds_the_family_of_a_known_type(scratch_ids):
+    from envfleet.registry import registration
+
+    task_id = f"MyPong{os.getpid()}-v5"
+    scratch_ids.append(task_id)
+    envfleet.register(task_id, "Atari", game="pong")
+    assert registration(task_id).family.module == "envfleet._atari"
+
+
+def test_registration_states_time_limits_and_thresholds():
+    spec = envfleet.make_spec("CartPole-v1")
+    assert spec.config.max_episode_steps == 500 and spec.reward_threshold == 475.0
+    spec = envfleet.make_spec("Pendulum-v1")
+    assert spec.config.max_episode_steps == 200 and spec.reward_threshold is None
+    # No time limit registered: none at all (the C++ spec states no limit of its own).
+    assert envfleet.make_spec("CliffWalking-v1").config.max_episode_steps == 0
 
 
 def test_make_spec_config_fields():

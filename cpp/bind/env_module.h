@@ -581,7 +581,7 @@ void BindEnvModule(nb::module_& m, EnvTypeMap& types) {
         }
         return types;
       },
-      "Every env type the core can build: {type: {option: (kind, default)}}.");
+      "Every env type this module can build: {type: {option: (kind, default)}}.");
 
   m.def(
       "env_spec",
