@@ -32,7 +32,6 @@ import pytest
 from conftest import run_isolated
 
 import envfleet
-
 from envfleet import _mujoco  # the test extra installs the engine: no skip if it is missing
 
 NUM_ENVS = 3
