@@ -30,7 +30,7 @@ from envfleet.python_env import (
 )
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(HERE)), "examples")
+EXAMPLES = os.path.join(os.path.dirname(HERE), "examples")
 
 
 def _load_example(name: str):

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 
 
 def _tracked(*patterns: str) -> list[str]:
@@ -46,7 +46,7 @@ def test_python_is_ruff_clean():
 
 
 def test_cpp_is_clang_formatted():
-    files = _tracked("cpp/*.h", "cpp/*.cc")
+    files = _tracked("cpp/*.h", "cpp/*.cc", "tests/cpp/*.h", "tests/cpp/*.cc")
     assert files
     proc = subprocess.run(
         [_tool("clang-format"), "--dry-run", "-Werror", *files],

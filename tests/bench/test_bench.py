@@ -22,7 +22,7 @@ from envfleet.bench.plan import make_cells
 from envfleet.bench.report import SUMMARY_COLUMNS, WINDOW_COLUMNS
 
 _PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(envfleet.__file__)))
-_REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+_REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 TINY = ["--num-envs", "2", "--num-threads", "1", "--rounds", "1", "--windows", "2"]
 TINY += ["--window", "0.05", "--warmup", "0.05", "--no-progress"]
 
