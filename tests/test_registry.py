@@ -265,10 +265,12 @@ def test_register_finds_the_family_of_a_known_type(scratch_ids):
 def test_registration_states_time_limits_and_thresholds():
     spec = envfleet.make_spec("CartPole-v1")
     assert spec.config.max_episode_steps == 500 and spec.reward_threshold == 475.0
+    assert spec.max_episode_steps == 500  # Gymnasium's EnvSpec names
     spec = envfleet.make_spec("Pendulum-v1")
     assert spec.config.max_episode_steps == 200 and spec.reward_threshold is None
     # No time limit registered: none at all (the C++ spec states no limit of its own).
-    assert envfleet.make_spec("CliffWalking-v1").config.max_episode_steps == 0
+    spec = envfleet.make_spec("CliffWalking-v1")
+    assert spec.config.max_episode_steps == 0 and spec.max_episode_steps is None
 
 
 def test_make_spec_config_fields():

@@ -183,6 +183,11 @@ class EnvSpec:
     def task_id(self) -> str:
         return self.config.task_id
 
+    @property
+    def max_episode_steps(self) -> int | None:
+        """The pool's time limit, as Gymnasium's ``EnvSpec`` names it (None: no limit)."""
+        return self.config.max_episode_steps or None
+
     def _observation_space(self) -> spaces.Space:
         if self.obs_layout == "single":
             return self.obs_keys[0].space()
