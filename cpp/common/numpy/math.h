@@ -1,6 +1,6 @@
-// The few NumPy scalar operations that the classic control references use and that plain C++
-// arithmetic does not reproduce bit for bit. Each function names the NumPy 2.x code it mirrors;
-// the classic control tests compare against the installed NumPy through Gymnasium.
+// The few NumPy operations that the references use and that plain C++ arithmetic does not
+// reproduce bit for bit. Each function names the NumPy 2.x code it mirrors; the family tests
+// compare against the installed NumPy through Gymnasium.
 //
 //   NpPow / NpPowF   `x ** 2` on an np.float64 / np.float32 scalar calls libm pow / powf
 //                    (scalarmath.c.src: npy_pow), which is not always x*x rounded: glibc's pow
@@ -11,6 +11,12 @@
 //                    kernel (loops_trigonometric.dispatch.cpp, simd_sincos_f32) on CPUs with
 //                    FMA3 (+AVX2 or AVX512), libm sinf / cosf elsewhere. np.sin / np.cos on
 //                    float64 are plain libm sin / cos on x86-64, i.e. std::sin / std::cos.
+//   NpSum            np.sum of a float32 / float64 array: pairwise summation in NumPy's order.
+//   NpSumOfSquares   np.sum(np.square(a)).
+//   NpClip           np.clip on float64 (NaN stays NaN).
+//   NpNorm           np.linalg.norm of a short float64 vector (BLAS ddot, left to right).
+// Each product and sum is rounded on its own, as in NumPy: envfleet compiles with
+// -ffp-contract=off (CMakeLists.txt), so no multiply-add is fused.
 #ifndef ENVFLEET_COMMON_NUMPY_MATH_H_
 #define ENVFLEET_COMMON_NUMPY_MATH_H_
 
@@ -20,7 +26,9 @@
 namespace envfleet {
 namespace numpy_math {
 
-// Hides a value from the optimizer so that calls such as pow(x, 2.0) stay libm calls.
+// Hides a value from the optimizer, so that calls such as pow(x, 2.0) stay libm calls and a
+// product passed through it is rounded on its own before it is used, even where FMA is
+// enabled (-march=native, -mfma).
 template <typename T>
 inline T Opaque(T value) {
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
@@ -50,6 +58,60 @@ inline double NpRemainder(double a, double b) {
     mod = std::copysign(0.0, b);
   }
   return mod;
+}
+
+// np.sum / ndarray.sum of a contiguous float32 or float64 array of n values, value(i) being
+// the i-th: the add reduction starts from the identity 0 and adds pairwise_sum
+// (numpy/_core/src/umath/loops_utils.h.src): below 8 values a plain loop, up to 128 eight
+// accumulators combined as a tree, above that two halves split at a multiple of 8. float32
+// accumulates in float32, as NumPy does.
+template <typename T, typename F>
+T PairwiseSum(const F& value, int64_t begin, int64_t n) {
+  if (n < 8) {
+    T res = 0;
+    for (int64_t i = 0; i < n; ++i) res += value(begin + i);
+    return res;
+  }
+  if (n <= 128) {
+    T r[8];
+    for (int j = 0; j < 8; ++j) r[j] = value(begin + j);
+    int64_t i = 8;
+    for (; i < n - (n % 8); i += 8) {
+      for (int j = 0; j < 8; ++j) r[j] += value(begin + i + j);
+    }
+    T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) res += value(begin + i);
+    return res;
+  }
+  int64_t n2 = n / 2;
+  n2 -= n2 % 8;
+  return PairwiseSum<T>(value, begin, n2) + PairwiseSum<T>(value, begin + n2, n - n2);
+}
+
+// np.sum(a).
+template <typename T>
+T NpSum(const T* a, int64_t n) {
+  return T(0) + PairwiseSum<T>([a](int64_t i) { return a[i]; }, 0, n);
+}
+
+// np.sum(np.square(a)): each square rounded to T, then summed as above.
+template <typename T>
+T NpSumOfSquares(const T* a, int64_t n) {
+  return T(0) + PairwiseSum<T>([a](int64_t i) -> T { return a[i] * a[i]; }, 0, n);
+}
+
+// np.clip(x, low, high) on float64: NaN stays NaN.
+inline double NpClip(double x, double low, double high) {
+  const double lower = x < low ? low : x;
+  return high < lower ? high : lower;
+}
+
+// np.linalg.norm(v) / norm(v, ord=2) of a short float64 vector: sqrt(v.dot(v)), and BLAS's
+// ddot (OpenBLAS) sums short vectors left to right with separate multiplies and adds.
+inline double NpNorm(const double* v, int n) {
+  double dot = 0.0;
+  for (int i = 0; i < n; ++i) dot += v[i] * v[i];
+  return std::sqrt(dot);
 }
 
 namespace internal {

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "common/numpy/math.h"
 #include "common/numpy/ziggurat_constants.h"
 
 namespace envfleet {
@@ -52,19 +53,43 @@ inline uint32_t Mix(uint32_t x, uint32_t y) {
 // numpy's random_uniform() evaluates `lower + range * u` with two roundings. Keep the product
 // opaque so the compiler cannot fuse it into an FMA when FMA is enabled (-march=native, -mfma).
 inline double MulAddUnfused(double lower, double range, double u) {
-  double product = range * u;
-#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
-  __asm__("" : "+x"(product));
-#elif (defined(__GNUC__) || defined(__clang__)) && defined(__aarch64__)
-  __asm__("" : "+w"(product));
-#else
-  volatile double barrier = product;
-  product = barrier;
-#endif
-  return lower + product;
+  return lower + numpy_math::Opaque(range * u);
 }
 
 }  // namespace numpy_random_internal
+
+// np.random.SeedSequence(seed).generate_state(n) as n uint32 words, for an integer seed of at
+// most 64 bits: the seed is split into little-endian uint32 words (0 -> [0]) and mixed into a
+// 4-word pool (mix_entropy), from which the words are hashed out. PCG64(SeedSequence(seed))
+// takes 8 words; ale-py's seed_game takes 2.
+inline void SeedSequenceGenerateState(uint64_t seed, uint32_t* out, int n) {
+  using namespace numpy_random_internal;
+  const uint32_t entropy[2] = {static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)};
+  const int entropy_len = entropy[1] != 0 ? 2 : 1;  // never exceeds kPoolSize: no extra mix pass
+
+  // SeedSequence.mix_entropy().
+  uint32_t pool[kPoolSize];
+  uint32_t hash_const = kInitA;
+  for (int i = 0; i < kPoolSize; ++i) {
+    pool[i] = HashMix(i < entropy_len ? entropy[i] : 0u, &hash_const);
+  }
+  for (int src = 0; src < kPoolSize; ++src) {
+    for (int dst = 0; dst < kPoolSize; ++dst) {
+      if (src != dst) pool[dst] = Mix(pool[dst], HashMix(pool[src], &hash_const));
+    }
+  }
+
+  // SeedSequence.generate_state(n, np.uint32).
+  uint32_t hash_b = kInitB;
+  for (int i = 0; i < n; ++i) {
+    uint32_t value = pool[i % kPoolSize];
+    value ^= hash_b;
+    hash_b *= kMultB;
+    value *= hash_b;
+    value ^= value >> kXShift;
+    out[i] = value;
+  }
+}
 
 // Bit-exact twin of numpy's Generator(PCG64(SeedSequence(seed))) for the draws Gymnasium envs
 // make. Not thread-safe; one instance per env. No allocation, no exceptions.
@@ -72,38 +97,12 @@ class NumpyGenerator {
  public:
   explicit NumpyGenerator(uint64_t seed = 0) { Seed(seed); }
 
-  // PCG64(SeedSequence(seed)): the seed is split into little-endian uint32 words (0 -> [0]),
-  // mixed into a 4-word pool, and generate_state(4, uint64) feeds pcg64_set_seed(s[0:2], s[2:4]).
+  // PCG64(SeedSequence(seed)): generate_state(4, uint64), i.e. 8 uint32 words viewed as 4
+  // little-endian uint64, feeds pcg64_set_seed(s[0:2], s[2:4]).
   void Seed(uint64_t seed) {
     using namespace numpy_random_internal;
-    const uint32_t lo = static_cast<uint32_t>(seed);
-    const uint32_t hi = static_cast<uint32_t>(seed >> 32);
-    const uint32_t entropy[2] = {lo, hi};
-    const int entropy_len = hi != 0 ? 2 : 1;  // never exceeds kPoolSize, so no extra mix pass
-
-    // SeedSequence.mix_entropy().
-    uint32_t pool[kPoolSize];
-    uint32_t hash_const = kInitA;
-    for (int i = 0; i < kPoolSize; ++i) {
-      pool[i] = HashMix(i < entropy_len ? entropy[i] : 0u, &hash_const);
-    }
-    for (int src = 0; src < kPoolSize; ++src) {
-      for (int dst = 0; dst < kPoolSize; ++dst) {
-        if (src != dst) pool[dst] = Mix(pool[dst], HashMix(pool[src], &hash_const));
-      }
-    }
-
-    // SeedSequence.generate_state(8 uint32 words), then viewed as 4 little-endian uint64.
     uint32_t words[8];
-    uint32_t hash_b = kInitB;
-    for (int i = 0; i < 8; ++i) {
-      uint32_t value = pool[i % kPoolSize];
-      value ^= hash_b;
-      hash_b *= kMultB;
-      value *= hash_b;
-      value ^= value >> kXShift;
-      words[i] = value;
-    }
+    SeedSequenceGenerateState(seed, words, 8);
     uint64_t state64[4];
     for (int i = 0; i < 4; ++i) {
       state64[i] =

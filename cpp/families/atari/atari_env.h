@@ -92,32 +92,6 @@ namespace atari {
 constexpr int kMinRawHeight = 210;
 constexpr int kRawWidth = 160;
 
-// np.random.SeedSequence(seed).generate_state(n) for n <= 4 uint32 words (ale-py seed_game).
-inline void SeedSequenceWords(uint64_t seed, uint32_t* out, int n) {
-  using namespace numpy_random_internal;
-  const uint32_t entropy[2] = {static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)};
-  const int entropy_len = entropy[1] != 0 ? 2 : 1;
-  uint32_t pool[kPoolSize];
-  uint32_t hash_const = kInitA;
-  for (int i = 0; i < kPoolSize; ++i) {
-    pool[i] = HashMix(i < entropy_len ? entropy[i] : 0u, &hash_const);
-  }
-  for (int src = 0; src < kPoolSize; ++src) {
-    for (int dst = 0; dst < kPoolSize; ++dst) {
-      if (src != dst) pool[dst] = Mix(pool[dst], HashMix(pool[src], &hash_const));
-    }
-  }
-  uint32_t hash_b = kInitB;
-  for (int i = 0; i < n; ++i) {
-    uint32_t value = pool[i % kPoolSize];
-    value ^= hash_b;
-    hash_b *= kMultB;
-    value *= hash_b;
-    value ^= value >> kXShift;
-    out[i] = value;
-  }
-}
-
 inline void QuietAle() {
   static const bool quiet = [] {
     ale::Logger::setMode(ale::Logger::Error);
@@ -293,7 +267,7 @@ class AtariEnv : public Env {
   // ale-py does on every reset(seed=...): the next Reset() reloads it.
   void Seed(uint64_t seed) override {
     uint32_t words[2];
-    SeedSequenceWords(seed, words, 2);
+    SeedSequenceGenerateState(seed, words, 2);
     rng().Seed(words[0]);
     ale_seed_ = static_cast<int32_t>(words[1]);
     reload_ = true;

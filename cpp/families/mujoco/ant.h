@@ -10,7 +10,9 @@
 #ifndef ENVFLEET_FAMILIES_MUJOCO_ANT_H_
 #define ENVFLEET_FAMILIES_MUJOCO_ANT_H_
 
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "families/mujoco/mujoco_env.h"
@@ -18,24 +20,22 @@
 namespace envfleet {
 namespace mujoco {
 
-class AntEnv : public MujocoEnv {
+class AntEnv : public LocomotionEnv {
  public:
   static Config Defaults(int) {
-    return {{"assets_dir", std::string()},
-            {"xml_file", std::string("ant.xml")},
-            {"frame_skip", int64_t{5}},
-            {"forward_reward_weight", 1.0},
-            {"ctrl_cost_weight", 0.5},
-            {"contact_cost_weight", 5e-4},
-            {"healthy_reward", 1.0},
-            {"main_body", int64_t{1}},
-            {"terminate_when_unhealthy", true},
-            {"healthy_z_range", std::vector<double>{0.2, 1.0}},
-            {"contact_force_range", std::vector<double>{-1.0, 1.0}},
-            {"reset_noise_scale", 0.1},
-            {"exclude_current_positions_from_observation", true},
-            {"include_cfrc_ext_in_observation", true},
-            {"use_contact_forces", false}};
+    return TaskDefaults("ant.xml", 5,
+                        {{"forward_reward_weight", 1.0},
+                         {"ctrl_cost_weight", 0.5},
+                         {"contact_cost_weight", 5e-4},
+                         {"healthy_reward", 1.0},
+                         {"main_body", int64_t{1}},
+                         {"terminate_when_unhealthy", true},
+                         {"healthy_z_range", std::vector<double>{0.2, 1.0}},
+                         {"contact_force_range", std::vector<double>{-1.0, 1.0}},
+                         {"reset_noise_scale", 0.1},
+                         {"exclude_current_positions_from_observation", true},
+                         {"include_cfrc_ext_in_observation", true},
+                         {"use_contact_forces", false}});
   }
   static std::vector<std::string> Fixed(int version) {
     if (version == 4) {
@@ -56,32 +56,19 @@ class AntEnv : public MujocoEnv {
   }
   static EnvSpec Spec(const Config& config, int version) {
     const ModelInfo model = ProbeModel(config);
-    const bool exclude = config.Get<bool>("exclude_current_positions_from_observation");
-    int64_t size = model.nq + model.nv - (exclude ? 2 : 0);
+    int64_t size = model.nq + model.nv - ExcludedQpos(config, 2);
     if (version == 4) {
       if (config.Get<bool>("use_contact_forces")) size += 6 * model.nbody;
     } else if (config.Get<bool>("include_cfrc_ext_in_observation")) {
       size += 6 * (model.nbody - 1);
     }
-    EnvSpec spec;
-    spec.obs = {ObsSpec(size)};
-    spec.info = InfoSpecs(Info(version));
-    spec.action = ActionSpec(model);
-    return spec;
+    return TaskSpec(model, size, Info(version));
   }
 
   AntEnv(const Config& config, uint64_t seed, int version)
-      : MujocoEnv(config, seed, static_cast<int>(config.Get<int64_t>("frame_skip"))),
-        forward_reward_weight_(config.Get<double>("forward_reward_weight")),
-        ctrl_cost_weight_(config.Get<double>("ctrl_cost_weight")),
+      : LocomotionEnv(config, seed, version, Info(version), 2),
         contact_cost_weight_(config.Get<double>("contact_cost_weight")),
-        healthy_reward_(config.Get<double>("healthy_reward")),
-        terminate_when_unhealthy_(config.Get<bool>("terminate_when_unhealthy")),
-        healthy_z_range_(RangeOption(config, "healthy_z_range")),
-        contact_force_range_(RangeOption(config, "contact_force_range")),
-        reset_noise_scale_(config.Get<double>("reset_noise_scale")),
-        exclude_(config.Get<bool>("exclude_current_positions_from_observation")),
-        v4_(version == 4) {
+        contact_force_range_(RangeOption(config, "contact_force_range")) {
     if (v4_) {
       main_body_ = BodyId(model_, "torso");  // get_body_com("torso")
       contact_in_obs_ = config.Get<bool>("use_contact_forces");
@@ -98,94 +85,52 @@ class AntEnv : public MujocoEnv {
       contact_first_body_ = 1;  // contact_forces[1:]
     }
     forces_.resize(6 * static_cast<size_t>(model_->nbody));
-    DeclareInfo(Info(version));
-    x_position_ = InfoSlot("x_position");
-    y_position_ = InfoSlot("y_position");
-    distance_ = InfoSlot("distance_from_origin");
-    x_velocity_ = InfoSlot("x_velocity");
-    y_velocity_ = InfoSlot("y_velocity");
-    reward_forward_ = InfoSlot("reward_forward");
-    reward_ctrl_ = InfoSlot("reward_ctrl");
-    reward_contact_ = InfoSlot("reward_contact");
-    reward_survive_ = InfoSlot("reward_survive");
-    forward_reward_ = InfoSlot("forward_reward");
   }
 
   void Reset() override {
-    ResetData();
-    UniformQpos(-reset_noise_scale_, reset_noise_scale_);
-    NormalQvel(reset_noise_scale_);
-    SetState();
+    ResetWithNoise(reset_noise_scale_, QvelNoise::kNormal);
     ClipContactForces();
-    ClearInfo();
-    if (!v4_) {
-      Put(x_position_, data_->qpos[0]);
-      Put(y_position_, data_->qpos[1]);
-      Put(distance_, Norm(data_->qpos, 2));
-    }
+    if (!v4_) PutPosition(data_->qpos);
   }
 
   void Step(const void* action_ptr) override {
     const float* action = static_cast<const float*>(action_ptr);
-    const double* body = data_->xpos + 3 * main_body_;
-    const double xy_before[2] = {body[0], body[1]};
-    DoSimulation(action);
-    const double xy_after[2] = {body[0], body[1]};
-    const double x_velocity = (xy_after[0] - xy_before[0]) / dt_;
-    const double y_velocity = (xy_after[1] - xy_before[1]) / dt_;
+    const Move move = SimulateTracking(action, data_->xpos + 3 * main_body_);
     ClipContactForces();
 
     const bool healthy = IsHealthy();
     const float ctrl_cost = ActionCost(ctrl_cost_weight_, action);
-    double forward_reward, healthy_reward, contact_cost = 0.0;
-    if (v4_) {
-      forward_reward = x_velocity;
-      // float(is_healthy or terminate_when_unhealthy) * healthy_reward
-      healthy_reward = static_cast<double>(healthy || terminate_when_unhealthy_) * healthy_reward_;
-    } else {
-      forward_reward = x_velocity * forward_reward_weight_;
-      healthy_reward = static_cast<double>(healthy) * healthy_reward_;  // is_healthy * reward
-    }
+    // v4: forward_reward = x_velocity, unweighted.
+    const double forward_reward =
+        v4_ ? move.velocity[0] : move.velocity[0] * forward_reward_weight_;
+    const double healthy_reward = HealthyReward(healthy);
     const double rewards = forward_reward + healthy_reward;
+    double contact_cost = 0.0;
     if (contact_in_reward_) {
       contact_cost = contact_cost_weight_ *
-                     NumpySumOfSquares(forces_.data(), static_cast<int64_t>(forces_.size()));
+                     NpSumOfSquares(forces_.data(), static_cast<int64_t>(forces_.size()));
       // costs = ctrl_cost + contact_cost, float32 promoted to float64
       reward_ = rewards - (static_cast<double>(ctrl_cost) + contact_cost);
     } else {
       reward_ = rewards - ctrl_cost;
     }
-    terminated_ = !healthy && terminate_when_unhealthy_;
+    terminated_ = Terminated(healthy);
 
-    if (v4_) {
-      Put(reward_forward_, forward_reward);
-      Put(reward_ctrl_, contact_in_reward_ ? -contact_cost : -ctrl_cost);
-      Put(reward_survive_, healthy_reward);
-      Put(x_position_, xy_after[0]);
-      Put(y_position_, xy_after[1]);
-      Put(distance_, Norm(xy_after, 2));
-      Put(x_velocity_, x_velocity);
-      Put(y_velocity_, y_velocity);
-      Put(forward_reward_, forward_reward);
-    } else {
-      Put(x_position_, data_->qpos[0]);
-      Put(y_position_, data_->qpos[1]);
-      Put(distance_, Norm(data_->qpos, 2));
-      Put(x_velocity_, x_velocity);
-      Put(y_velocity_, y_velocity);
-      Put(reward_forward_, forward_reward);
-      Put(reward_ctrl_, -ctrl_cost);
-      Put(reward_contact_, -contact_cost);
-      Put(reward_survive_, healthy_reward);
-    }
+    PutPosition(v4_ ? move.position : data_->qpos);  // v4: the torso's; v5: qpos[0:2]
+    PutVelocity(move);
+    Put(slot_.reward_forward, forward_reward);
+    Put(slot_.forward_reward, forward_reward);
+    Put(slot_.reward_survive, healthy_reward);
+    // v4: the contact cost, if it counts, replaces the control cost.
+    Put(slot_.reward_ctrl, v4_ && contact_in_reward_ ? -contact_cost : -ctrl_cost);
+    Put(slot_.reward_contact, -contact_cost);
   }
 
   void Write(const OutputSlot& out) const override {
-    double* obs = out.Get<double>(0);
-    for (int i = exclude_ ? 2 : 0; i < nq_; ++i) *obs++ = data_->qpos[i];
-    for (int i = 0; i < nv_; ++i) *obs++ = data_->qvel[i];
+    double* obs = AppendState(out.Get<double>(0), first_qpos_);
     if (contact_in_obs_) {
-      for (size_t i = 6 * contact_first_body_; i < forces_.size(); ++i) *obs++ = forces_[i];
+      const size_t first = 6 * contact_first_body_;
+      Append(obs, forces_.data() + first, static_cast<int>(forces_.size() - first));
     }
     WriteInfo(out);
   }
@@ -200,20 +145,15 @@ class AntEnv : public MujocoEnv {
   // contact_forces = np.clip(cfrc_ext, min, max), for the observation and the contact cost.
   void ClipContactForces() {
     const double low = contact_force_range_.first, high = contact_force_range_.second;
-    for (size_t i = 0; i < forces_.size(); ++i) forces_[i] = Clip(data_->cfrc_ext[i], low, high);
+    for (size_t i = 0; i < forces_.size(); ++i) forces_[i] = NpClip(data_->cfrc_ext[i], low, high);
   }
 
-  double forward_reward_weight_, ctrl_cost_weight_, contact_cost_weight_, healthy_reward_;
-  bool terminate_when_unhealthy_;
-  std::pair<double, double> healthy_z_range_, contact_force_range_;
-  double reset_noise_scale_;
-  bool exclude_, v4_;
+  double contact_cost_weight_;
+  std::pair<double, double> contact_force_range_;
   int main_body_ = 1;
   bool contact_in_obs_ = false, contact_in_reward_ = false;
   size_t contact_first_body_ = 1;
   std::vector<double> forces_;
-  int x_position_, y_position_, distance_, x_velocity_, y_velocity_, reward_forward_, reward_ctrl_,
-      reward_contact_, reward_survive_, forward_reward_;
 };
 
 }  // namespace mujoco

@@ -10,7 +10,7 @@
 #define ENVFLEET_FAMILIES_MUJOCO_HOPPER_WALKER2D_H_
 
 #include <limits>
-#include <string>
+#include <utility>
 #include <vector>
 
 #include "families/mujoco/mujoco_env.h"
@@ -19,30 +19,29 @@ namespace envfleet {
 namespace mujoco {
 
 template <bool kHopper>
-class PlanarWalkerEnv : public MujocoEnv {
+class PlanarWalkerEnv : public LocomotionEnv {
  public:
   static Config Defaults(int version) {
-    Config config = {
-        {"assets_dir", std::string()},  {"frame_skip", int64_t{4}},
-        {"forward_reward_weight", 1.0}, {"ctrl_cost_weight", 1e-3},
-        {"healthy_reward", 1.0},        {"terminate_when_unhealthy", true},
-        {"reset_noise_scale", 5e-3},    {"exclude_current_positions_from_observation", true}};
+    Config config = TaskDefaults(kHopper        ? "hopper.xml"
+                                 : version == 4 ? "walker2d.xml"
+                                                : "walker2d_v5.xml",
+                                 4,
+                                 {{"forward_reward_weight", 1.0},
+                                  {"ctrl_cost_weight", 1e-3},
+                                  {"healthy_reward", 1.0},
+                                  {"terminate_when_unhealthy", true},
+                                  {"reset_noise_scale", 5e-3},
+                                  {"exclude_current_positions_from_observation", true}});
     if (kHopper) {
-      config.Set("xml_file", std::string("hopper.xml"));
       config.Set("healthy_state_range", std::vector<double>{-100.0, 100.0});
       config.Set("healthy_z_range",
                  std::vector<double>{0.7, std::numeric_limits<double>::infinity()});
       config.Set("healthy_angle_range", std::vector<double>{-0.2, 0.2});
     } else {
-      config.Set("xml_file", std::string(version == 4 ? "walker2d.xml" : "walker2d_v5.xml"));
       config.Set("healthy_z_range", std::vector<double>{0.8, 2.0});
       config.Set("healthy_angle_range", std::vector<double>{-1.0, 1.0});
     }
     return config;
-  }
-  static std::vector<std::string> Fixed(int version) {
-    if (version == 4) return {"xml_file", "frame_skip"};
-    return {};
   }
   static std::vector<InfoKey> Info(int version) {
     if (version == 4) return {{"x_position"}, {"x_velocity"}};
@@ -51,73 +50,44 @@ class PlanarWalkerEnv : public MujocoEnv {
   }
   static EnvSpec Spec(const Config& config, int version) {
     const ModelInfo model = ProbeModel(config);
-    const bool exclude = config.Get<bool>("exclude_current_positions_from_observation");
-    EnvSpec spec;
-    spec.obs = {ObsSpec(model.nq + model.nv - (exclude ? 1 : 0))};
-    spec.info = InfoSpecs(Info(version));
-    spec.action = ActionSpec(model);
-    return spec;
+    return TaskSpec(model, model.nq + model.nv - ExcludedQpos(config, 1), Info(version));
   }
 
   PlanarWalkerEnv(const Config& config, uint64_t seed, int version)
-      : MujocoEnv(config, seed, static_cast<int>(config.Get<int64_t>("frame_skip"))),
-        forward_reward_weight_(config.Get<double>("forward_reward_weight")),
-        ctrl_cost_weight_(config.Get<double>("ctrl_cost_weight")),
-        healthy_reward_(config.Get<double>("healthy_reward")),
-        terminate_when_unhealthy_(config.Get<bool>("terminate_when_unhealthy")),
-        healthy_z_range_(RangeOption(config, "healthy_z_range")),
-        healthy_angle_range_(RangeOption(config, "healthy_angle_range")),
-        reset_noise_scale_(config.Get<double>("reset_noise_scale")),
-        exclude_(config.Get<bool>("exclude_current_positions_from_observation")),
-        v4_(version == 4) {
+      : LocomotionEnv(config, seed, version, Info(version), 1),
+        healthy_angle_range_(RangeOption(config, "healthy_angle_range")) {
     if (kHopper) healthy_state_range_ = RangeOption(config, "healthy_state_range");
-    DeclareInfo(Info(version));
-    x_position_ = InfoSlot("x_position");
-    z_distance_ = InfoSlot("z_distance_from_origin");
-    x_velocity_ = InfoSlot("x_velocity");
-    reward_forward_ = InfoSlot("reward_forward");
-    reward_ctrl_ = InfoSlot("reward_ctrl");
-    reward_survive_ = InfoSlot("reward_survive");
   }
 
   void Reset() override {
-    ResetData();
-    UniformQpos(-reset_noise_scale_, reset_noise_scale_);
-    UniformQvel(-reset_noise_scale_, reset_noise_scale_);
-    SetState();
-    ClearInfo();
+    ResetWithNoise(reset_noise_scale_, QvelNoise::kUniform);
     if (!v4_) {
-      Put(x_position_, data_->qpos[0]);
-      Put(z_distance_, data_->qpos[1] - init_qpos_[1]);
+      Put(slot_.x_position, data_->qpos[0]);
+      Put(slot_.z_distance_from_origin, data_->qpos[1] - init_qpos_[1]);
     }
   }
 
   void Step(const void* action_ptr) override {
     const float* action = static_cast<const float*>(action_ptr);
-    const double x_before = data_->qpos[0];
-    DoSimulation(action);
-    const double x_after = data_->qpos[0];
-    const double x_velocity = (x_after - x_before) / dt_;
+    const Move move = SimulateTracking(action, data_->qpos);  // x: qpos[0]
+    const double x_velocity = move.velocity[0];
     const bool healthy = IsHealthy();
     const double forward_reward = forward_reward_weight_ * x_velocity;
-    // v5: is_healthy * healthy_reward; v4: float(is_healthy or terminate) * healthy_reward.
-    const double healthy_reward =
-        static_cast<double>(healthy || (v4_ && terminate_when_unhealthy_)) * healthy_reward_;
+    const double healthy_reward = HealthyReward(healthy);
     const float ctrl_cost = ActionCost(ctrl_cost_weight_, action);
     reward_ = (forward_reward + healthy_reward) - ctrl_cost;
-    terminated_ = !healthy && terminate_when_unhealthy_;
-    Put(x_position_, x_after);
-    Put(z_distance_, data_->qpos[1] - init_qpos_[1]);
-    Put(x_velocity_, x_velocity);
-    Put(reward_forward_, forward_reward);
-    Put(reward_ctrl_, -ctrl_cost);
-    Put(reward_survive_, healthy_reward);
+    terminated_ = Terminated(healthy);
+    Put(slot_.x_position, move.position[0]);
+    Put(slot_.z_distance_from_origin, data_->qpos[1] - init_qpos_[1]);
+    Put(slot_.x_velocity, x_velocity);
+    Put(slot_.reward_forward, forward_reward);
+    Put(slot_.reward_ctrl, -ctrl_cost);
+    Put(slot_.reward_survive, healthy_reward);
   }
 
   void Write(const OutputSlot& out) const override {
-    double* obs = out.Get<double>(0);
-    for (int i = exclude_ ? 1 : 0; i < nq_; ++i) *obs++ = data_->qpos[i];
-    for (int i = 0; i < nv_; ++i) *obs++ = Clip(data_->qvel[i], -10.0, 10.0);
+    double* obs = Append(out.Get<double>(0), data_->qpos + first_qpos_, nq_ - first_qpos_);
+    for (int i = 0; i < nv_; ++i) *obs++ = NpClip(data_->qvel[i], -10.0, 10.0);
     WriteInfo(out);
   }
 
@@ -138,12 +108,7 @@ class PlanarWalkerEnv : public MujocoEnv {
     return healthy_state && healthy_z && healthy_angle;
   }
 
-  double forward_reward_weight_, ctrl_cost_weight_, healthy_reward_;
-  bool terminate_when_unhealthy_;
-  std::pair<double, double> healthy_z_range_, healthy_angle_range_, healthy_state_range_;
-  double reset_noise_scale_;
-  bool exclude_, v4_;
-  int x_position_, z_distance_, x_velocity_, reward_forward_, reward_ctrl_, reward_survive_;
+  std::pair<double, double> healthy_angle_range_, healthy_state_range_;
 };
 
 using HopperEnv = PlanarWalkerEnv<true>;

@@ -11,6 +11,7 @@
 #define ENVFLEET_FAMILIES_MUJOCO_INVERTED_PENDULUM_H_
 
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -23,14 +24,10 @@ namespace mujoco {
 class InvertedPendulumEnv : public MujocoEnv {
  public:
   static Config Defaults(int) {
-    return {{"assets_dir", std::string()},
-            {"xml_file", std::string("inverted_pendulum.xml")},
-            {"frame_skip", int64_t{2}},
-            {"reset_noise_scale", 0.01}};
+    return TaskDefaults("inverted_pendulum.xml", 2, {{"reset_noise_scale", 0.01}});
   }
   static std::vector<std::string> Fixed(int version) {
-    if (version == 4) return {"xml_file", "frame_skip", "reset_noise_scale"};
-    return {};
+    return version == 4 ? AllOptions(Defaults(version)) : std::vector<std::string>{};
   }
   static std::vector<InfoKey> Info(int version) {
     if (version == 4) return {};
@@ -38,63 +35,42 @@ class InvertedPendulumEnv : public MujocoEnv {
   }
   static EnvSpec Spec(const Config& config, int version) {
     const ModelInfo model = ProbeModel(config);
-    EnvSpec spec;
-    spec.obs = {ObsSpec(model.nq + model.nv)};
-    spec.info = InfoSpecs(Info(version));
-    spec.action = ActionSpec(model);
-    return spec;
+    return TaskSpec(model, model.nq + model.nv, Info(version));
   }
 
   InvertedPendulumEnv(const Config& config, uint64_t seed, int version)
-      : MujocoEnv(config, seed, static_cast<int>(config.Get<int64_t>("frame_skip"))),
-        reset_noise_scale_(config.Get<double>("reset_noise_scale")),
-        v4_(version == 4) {
+      : MujocoEnv(config, seed, version, Info(version)),
+        reset_noise_scale_(config.Get<double>("reset_noise_scale")) {
     if (nq_ < 2) throw std::invalid_argument("InvertedPendulum needs a model with nq >= 2");
-    DeclareInfo(Info(version));
-    reward_survive_ = InfoSlot("reward_survive");
   }
 
-  void Reset() override {
-    ResetData();
-    UniformQpos(-reset_noise_scale_, reset_noise_scale_);
-    UniformQvel(-reset_noise_scale_, reset_noise_scale_);
-    SetState();
-    ClearInfo();
-  }
+  void Reset() override { ResetWithNoise(reset_noise_scale_, QvelNoise::kUniform); }
 
   void Step(const void* action_ptr) override {
     DoSimulation(static_cast<const float*>(action_ptr));
     // not np.isfinite(observation).all() or np.abs(observation[1]) > 0.2
     terminated_ = !StateFinite() || std::fabs(data_->qpos[1]) > 0.2;
     reward_ = v4_ ? 1.0 : static_cast<double>(!terminated_);
-    Put(reward_survive_, reward_);
+    Put(slot_.reward_survive, reward_);
   }
 
   void Write(const OutputSlot& out) const override {
-    double* obs = out.Get<double>(0);
-    for (int i = 0; i < nq_; ++i) *obs++ = data_->qpos[i];
-    for (int i = 0; i < nv_; ++i) *obs++ = data_->qvel[i];
+    AppendState(out.Get<double>(0), 0);
     WriteInfo(out);
   }
 
  private:
   double reset_noise_scale_;
-  bool v4_;
-  int reward_survive_;
 };
 
 class InvertedDoublePendulumEnv : public MujocoEnv {
  public:
   static Config Defaults(int) {
-    return {{"assets_dir", std::string()},
-            {"xml_file", std::string("inverted_double_pendulum.xml")},
-            {"frame_skip", int64_t{5}},
-            {"healthy_reward", 10.0},
-            {"reset_noise_scale", 0.1}};
+    return TaskDefaults("inverted_double_pendulum.xml", 5,
+                        {{"healthy_reward", 10.0}, {"reset_noise_scale", 0.1}});
   }
   static std::vector<std::string> Fixed(int version) {
-    if (version == 4) return {"xml_file", "frame_skip", "healthy_reward", "reset_noise_scale"};
-    return {};
+    return version == 4 ? AllOptions(Defaults(version)) : std::vector<std::string>{};
   }
   static std::vector<InfoKey> Info(int version) {
     if (version == 4) return {};
@@ -104,35 +80,22 @@ class InvertedDoublePendulumEnv : public MujocoEnv {
     const ModelInfo model = ProbeModel(config);
     // qpos[:1], sin and cos of qpos[1:], qvel, qfrc_constraint (v5: [:1])
     const int64_t size = 1 + 2 * (model.nq - 1) + model.nv + (version == 4 ? model.nv : 1);
-    EnvSpec spec;
-    spec.obs = {ObsSpec(size)};
-    spec.info = InfoSpecs(Info(version));
-    spec.action = ActionSpec(model);
-    return spec;
+    return TaskSpec(model, size, Info(version));
   }
 
   InvertedDoublePendulumEnv(const Config& config, uint64_t seed, int version)
-      : MujocoEnv(config, seed, static_cast<int>(config.Get<int64_t>("frame_skip"))),
+      : MujocoEnv(config, seed, version, Info(version)),
         healthy_reward_(config.Get<double>("healthy_reward")),
         reset_noise_scale_(config.Get<double>("reset_noise_scale")),
-        v4_(version == 4) {
+        distance_penalty_(InfoSlot("distance_penalty")),
+        velocity_penalty_(InfoSlot("velocity_penalty")) {
     if (nv_ < 3 || model_->nsite < 1) {
       throw std::invalid_argument("InvertedDoublePendulum needs nv >= 3 and a site");
     }
-    DeclareInfo(Info(version));
-    reward_survive_ = InfoSlot("reward_survive");
-    distance_penalty_ = InfoSlot("distance_penalty");
-    velocity_penalty_ = InfoSlot("velocity_penalty");
   }
 
-  void Reset() override {
-    ResetData();
-    // set_state(init_qpos + uniform(-s, s, nq), init_qvel + standard_normal(nv) * s)
-    UniformQpos(-reset_noise_scale_, reset_noise_scale_);
-    NormalQvel(reset_noise_scale_);
-    SetState();
-    ClearInfo();
-  }
+  // set_state(init_qpos + uniform(-s, s, nq), init_qvel + standard_normal(nv) * s)
+  void Reset() override { ResetWithNoise(reset_noise_scale_, QvelNoise::kNormal); }
 
   void Step(const void* action_ptr) override {
     using numpy_math::NpPow;
@@ -146,7 +109,7 @@ class InvertedDoublePendulumEnv : public MujocoEnv {
     const double alive_bonus =
         v4_ ? healthy_reward_ : healthy_reward_ * static_cast<double>(!terminated_);
     reward_ = (alive_bonus - dist_penalty) - vel_penalty;
-    Put(reward_survive_, alive_bonus);
+    Put(slot_.reward_survive, alive_bonus);
     Put(distance_penalty_, -dist_penalty);
     Put(velocity_penalty_, -vel_penalty);
   }
@@ -156,16 +119,15 @@ class InvertedDoublePendulumEnv : public MujocoEnv {
     *obs++ = data_->qpos[0];
     for (int i = 1; i < nq_; ++i) *obs++ = std::sin(data_->qpos[i]);
     for (int i = 1; i < nq_; ++i) *obs++ = std::cos(data_->qpos[i]);
-    for (int i = 0; i < nv_; ++i) *obs++ = Clip(data_->qvel[i], -10.0, 10.0);
+    for (int i = 0; i < nv_; ++i) *obs++ = NpClip(data_->qvel[i], -10.0, 10.0);
     const int constraints = v4_ ? nv_ : 1;
-    for (int i = 0; i < constraints; ++i) *obs++ = Clip(data_->qfrc_constraint[i], -10.0, 10.0);
+    for (int i = 0; i < constraints; ++i) *obs++ = NpClip(data_->qfrc_constraint[i], -10.0, 10.0);
     WriteInfo(out);
   }
 
  private:
   double healthy_reward_, reset_noise_scale_;
-  bool v4_;
-  int reward_survive_, distance_penalty_, velocity_penalty_;
+  int distance_penalty_, velocity_penalty_;
 };
 
 }  // namespace mujoco

@@ -25,14 +25,17 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "common/numpy/math.h"
 #include "core/env.h"
 #include "core/spec.h"
 
@@ -121,65 +124,34 @@ inline std::pair<double, double> RangeOption(const Config& config, const std::st
   return {v[0], v[1]};
 }
 
-// ---- NumPy's arithmetic, where the references use it ----------------------------------------
-// Each product and sum below is rounded on its own, as in NumPy: _core is compiled with
-// -ffp-contract=off (CMakeLists.txt), so no multiply-add is fused.
-
-// np.sum / ndarray.sum of a contiguous float32 or float64 array of n values, value(i) being
-// the i-th: the add reduction starts from the identity 0 and adds pairwise_sum
-// (numpy/_core/src/umath/loops_utils.h.src): below 8 values a plain loop, up to 128 eight
-// accumulators combined as a tree, above that two halves split at a multiple of 8. float32
-// accumulates in float32, as NumPy does.
-template <typename T, typename F>
-T PairwiseSum(const F& value, int64_t begin, int64_t n) {
-  if (n < 8) {
-    T res = 0;
-    for (int64_t i = 0; i < n; ++i) res += value(begin + i);
-    return res;
-  }
-  if (n <= 128) {
-    T r[8];
-    for (int j = 0; j < 8; ++j) r[j] = value(begin + j);
-    int64_t i = 8;
-    for (; i < n - (n % 8); i += 8) {
-      for (int j = 0; j < 8; ++j) r[j] += value(begin + i + j);
-    }
-    T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-    for (; i < n; ++i) res += value(begin + i);
-    return res;
-  }
-  int64_t n2 = n / 2;
-  n2 -= n2 % 8;
-  return PairwiseSum<T>(value, begin, n2) + PairwiseSum<T>(value, begin + n2, n - n2);
-}
-
-// np.sum(a).
-template <typename T>
-T NumpySum(const T* a, int64_t n) {
-  return T(0) + PairwiseSum<T>([a](int64_t i) { return a[i]; }, 0, n);
-}
-
-// np.sum(np.square(a)): each square rounded to T, then summed as above.
-template <typename T>
-T NumpySumOfSquares(const T* a, int64_t n) {
-  return T(0) + PairwiseSum<T>([a](int64_t i) -> T { return a[i] * a[i]; }, 0, n);
-}
-
-// np.clip(x, low, high) on float64: NaN stays NaN.
-inline double Clip(double x, double low, double high) {
-  const double lower = x < low ? low : x;
-  return high < lower ? high : lower;
-}
-
-// np.linalg.norm(v) / norm(v, ord=2) of a short float64 vector: sqrt(v.dot(v)), and BLAS's
-// ddot (OpenBLAS) sums short vectors left to right with separate multiplies and adds.
-inline double Norm(const double* v, int n) {
-  double dot = 0.0;
-  for (int i = 0; i < n; ++i) dot += v[i] * v[i];
-  return std::sqrt(dot);
-}
+// NumPy's arithmetic, where the references use it: np.sum's pairwise order, np.clip and
+// np.linalg.norm (cpp/common/numpy/math.h).
+using numpy_math::NpClip;
+using numpy_math::NpNorm;
+using numpy_math::NpSum;
+using numpy_math::NpSumOfSquares;
 
 // ---- The base env ---------------------------------------------------------------------------
+
+// A task's defaults: the options every task takes (assets_dir, xml_file, frame_skip), then its
+// own.
+inline Config TaskDefaults(const std::string& xml_file, int64_t frame_skip,
+                           std::initializer_list<std::pair<const std::string, ConfigValue>> own) {
+  Config config(own);
+  config.Set("assets_dir", std::string());
+  config.Set("xml_file", xml_file);
+  config.Set("frame_skip", frame_skip);
+  return config;
+}
+
+// Every option but assets_dir: the Fixed() of a version whose constructor takes no options.
+inline std::vector<std::string> AllOptions(const Config& defaults) {
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : defaults.values()) {
+    if (key != "assets_dir") keys.push_back(key);
+  }
+  return keys;
+}
 
 // What Spec() needs to know about a model: loaded through the shared cache.
 struct ModelInfo {
@@ -206,27 +178,25 @@ inline ModelInfo ProbeModel(const Config& config) {
   return info;
 }
 
-// The action: float32, one value per actuator, bounded by the ctrlrange.
-inline ArraySpec ActionSpec(const ModelInfo& info) {
-  return Box("action", DType::kFloat32, {info.nu}, info.ctrl_low, info.ctrl_high);
-}
-
-inline ArraySpec ObsSpec(int64_t size) { return Box("obs", DType::kFloat64, {size}, {}, {}); }
-
 // One float64 info entry: a scalar, or an array of `size` values (size >= 0).
 struct InfoKey {
   std::string name;
   int size = -1;  // -1: a scalar
 };
 
-inline std::vector<ArraySpec> InfoSpecs(const std::vector<InfoKey>& keys) {
-  std::vector<ArraySpec> specs;
-  for (const InfoKey& key : keys) {
+// A task's spec: a float64 observation of `obs_size` values, the float64 info entries, and the
+// action: float32, one value per actuator, bounded by the ctrlrange.
+inline EnvSpec TaskSpec(const ModelInfo& model, int64_t obs_size,
+                        const std::vector<InfoKey>& info) {
+  EnvSpec spec;
+  spec.obs = {Box("obs", DType::kFloat64, {obs_size}, {}, {})};
+  for (const InfoKey& key : info) {
     std::vector<int64_t> shape;
     if (key.size >= 0) shape.push_back(key.size);
-    specs.push_back(Box(key.name, DType::kFloat64, shape, {}, {}));
+    spec.info.push_back(Box(key.name, DType::kFloat64, shape, {}, {}));
   }
-  return specs;
+  spec.action = Box("action", DType::kFloat32, {model.nu}, model.ctrl_low, model.ctrl_high);
+  return spec;
 }
 
 class MujocoEnv : public Env {
@@ -235,13 +205,20 @@ class MujocoEnv : public Env {
     if (data_ != nullptr) mj_deleteData(data_);
   }
 
+  // The options that most tasks' v4 constructors do not take (a task with others hides this).
+  static std::vector<std::string> Fixed(int version) {
+    if (version == 4) return {"xml_file", "frame_skip"};
+    return {};
+  }
+
  protected:
-  // `frame_skip` is the version's fixed value or the option.
-  MujocoEnv(const Config& config, uint64_t seed, int frame_skip)
+  // `info`: the info entries this version reports (its Spec's info keys, in order).
+  MujocoEnv(const Config& config, uint64_t seed, int version, const std::vector<InfoKey>& info)
       : Env(seed),
         model_holder_(LoadModel(config)),
         model_(model_holder_.get()),
-        frame_skip_(frame_skip) {
+        frame_skip_(static_cast<int>(config.Get<int64_t>("frame_skip"))),
+        v4_(version == 4) {
     if (frame_skip_ < 1) throw std::invalid_argument("frame_skip must be >= 1");
     data_ = mj_makeData(model_);
     if (data_ == nullptr) throw std::runtime_error("MuJoCo could not allocate mjData");
@@ -255,6 +232,7 @@ class MujocoEnv : public Env {
     qvel_.resize(nv_);
     // MujocoEnv.dt: model.opt.timestep * frame_skip.
     dt_ = model_->opt.timestep * frame_skip_;
+    DeclareInfo(info);
   }
 
   // MujocoEnv.reset(), before reset_model().
@@ -287,26 +265,43 @@ class MujocoEnv : public Env {
     for (int i = 0; i < nv_; ++i) qvel_[i] = init_qvel_[i] + scale * rng().StandardNormal();
   }
 
+  // The noise reset_model() adds to init_qvel: uniform(-scale, scale, nv) or
+  // scale * standard_normal(nv); init_qpos always gets uniform(-scale, scale, nq).
+  enum class QvelNoise { kUniform, kNormal };
+
+  // MujocoEnv.reset() with the usual reset_model(): qpos and qvel drawn around the initial
+  // state (in that order), set_state, and the info zeroed.
+  void ResetWithNoise(double scale, QvelNoise qvel_noise) {
+    ResetData();
+    UniformQpos(-scale, scale);
+    if (qvel_noise == QvelNoise::kUniform) {
+      UniformQvel(-scale, scale);
+    } else {
+      NormalQvel(scale);
+    }
+    SetState();
+    ClearInfo();
+  }
+
   // weight * np.sum(np.square(action)) on the float32 action: NumPy computes it in float32
   // (NEP 50: a Python float meeting a float32 scalar takes its dtype), rounding the weight.
   float ActionCost(double weight, const float* action) const {
-    return static_cast<float>(weight) * NumpySumOfSquares(action, nu_);
+    return static_cast<float>(weight) * NpSumOfSquares(action, nu_);
   }
 
-  // The info entries this env reports (its Spec's info keys, in order). Step and Reset fill
-  // them by slot; a key the version lacks has slot -1 and is skipped. Reset zeroes them first:
-  // keys that Gymnasium's reset info lacks read 0.
-  void DeclareInfo(const std::vector<InfoKey>& keys) {
-    int offset = 0;
-    for (const InfoKey& key : keys) {
-      const int size = key.size < 0 ? 1 : key.size;
-      info_names_.push_back(key.name);
-      info_offsets_.push_back(offset);
-      info_sizes_.push_back(size);
-      offset += size;
-    }
-    info_.assign(offset, 0.0);
+  // The observation: Append copies n values and returns the end; AppendState appends
+  // qpos[first_qpos:] and qvel, the observation most tasks start with.
+  static double* Append(double* obs, const double* values, int n) {
+    for (int i = 0; i < n; ++i) obs[i] = values[i];
+    return obs + n;
   }
+  double* AppendState(double* obs, int first_qpos) const {
+    obs = Append(obs, data_->qpos + first_qpos, nq_ - first_qpos);
+    return Append(obs, data_->qvel, nv_);
+  }
+
+  // Info entries are filled by slot; a key the version lacks has slot -1 and is skipped.
+  // Reset zeroes them first: keys that Gymnasium's reset info lacks read 0.
   int InfoSlot(const char* name) const {
     for (size_t k = 0; k < info_names_.size(); ++k) {
       if (info_names_[k] == name) return info_offsets_[k];
@@ -332,6 +327,21 @@ class MujocoEnv : public Env {
     }
   }
 
+  // The slots of the info keys that several tasks report, found under Gymnasium's usual
+  // names; a task whose version names one differently (HalfCheetah-v4's reward_run, ...)
+  // looks that one up itself.
+  struct InfoSlots {
+    int x_position, y_position, distance_from_origin, z_distance_from_origin, x_velocity,
+        y_velocity, reward_forward, forward_reward, reward_ctrl, reward_contact, reward_survive;
+  };
+
+  // x_position, y_position and distance_from_origin of a point (x, y).
+  void PutPosition(const double* xy) {
+    Put(slot_.x_position, xy[0]);
+    Put(slot_.y_position, xy[1]);
+    Put(slot_.distance_from_origin, NpNorm(xy, 2));
+  }
+
   // np.isfinite(state_vector()).all().
   bool StateFinite() const {
     for (int i = 0; i < nq_; ++i) {
@@ -347,15 +357,112 @@ class MujocoEnv : public Env {
   const mjModel* model_;
   mjData* data_ = nullptr;
   int frame_skip_;
+  bool v4_;  // the version: 4 or 5
   int nq_ = 0, nv_ = 0, nu_ = 0;
   double dt_ = 0;
   std::vector<double> init_qpos_, init_qvel_;
   std::vector<double> qpos_, qvel_;  // the state reset_model() builds
+  InfoSlots slot_{};
 
  private:
+  void DeclareInfo(const std::vector<InfoKey>& keys) {
+    int offset = 0;
+    for (const InfoKey& key : keys) {
+      const int size = key.size < 0 ? 1 : key.size;
+      info_names_.push_back(key.name);
+      info_offsets_.push_back(offset);
+      info_sizes_.push_back(size);
+      offset += size;
+    }
+    info_.assign(offset, 0.0);
+    slot_ = {InfoSlot("x_position"),           InfoSlot("y_position"),
+             InfoSlot("distance_from_origin"), InfoSlot("z_distance_from_origin"),
+             InfoSlot("x_velocity"),           InfoSlot("y_velocity"),
+             InfoSlot("reward_forward"),       InfoSlot("forward_reward"),
+             InfoSlot("reward_ctrl"),          InfoSlot("reward_contact"),
+             InfoSlot("reward_survive")};
+  }
+
   std::vector<std::string> info_names_;
   std::vector<int> info_offsets_, info_sizes_;
   std::vector<double> info_;
+};
+
+// ---- The robots that move forward -----------------------------------------------------------
+
+// Ant, HalfCheetah, Hopper, Walker2d, Swimmer, Humanoid and HumanoidStandup: a control cost,
+// reset noise of one scale, an observation that may leave out the position, and (Ant, Hopper,
+// Walker2d, Humanoid) a healthy reward.
+class LocomotionEnv : public MujocoEnv {
+ public:
+  // exclude_current_positions_from_observation: the first `position_size` qpos values (x, or
+  // x and y) are left out of the observation.
+  static int ExcludedQpos(const Config& config, int position_size) {
+    return config.Get<bool>("exclude_current_positions_from_observation") ? position_size : 0;
+  }
+
+ protected:
+  LocomotionEnv(const Config& config, uint64_t seed, int version, const std::vector<InfoKey>& info,
+                int position_size)
+      : MujocoEnv(config, seed, version, info),
+        ctrl_cost_weight_(config.Get<double>("ctrl_cost_weight")),
+        reset_noise_scale_(config.Get<double>("reset_noise_scale")),
+        first_qpos_(ExcludedQpos(config, position_size)) {
+    // The options only some of the robots take.
+    if (config.Has("forward_reward_weight")) {
+      forward_reward_weight_ = config.Get<double>("forward_reward_weight");
+    }
+    if (config.Has("healthy_reward")) {
+      healthy_reward_ = config.Get<double>("healthy_reward");
+      terminate_when_unhealthy_ = config.Get<bool>("terminate_when_unhealthy");
+      healthy_z_range_ = RangeOption(config, "healthy_z_range");
+    }
+  }
+
+  // The move of a tracked point over one step: DoSimulation(action) between two readings of
+  // its first two coordinates; velocity = (after - before) / dt. `point` is a pointer into
+  // mjData (qpos, a body's xpos) or a function that writes the coordinates to its argument.
+  struct Move {
+    double position[2], velocity[2];
+  };
+  template <typename Point>
+  Move SimulateTracking(const float* action, const Point& point) {
+    const auto read = [&point](double* xy) {
+      if constexpr (std::is_invocable_v<const Point&, double*>) {
+        point(xy);
+      } else {
+        xy[0] = point[0];
+        xy[1] = point[1];
+      }
+    };
+    double before[2];
+    Move move;
+    read(before);
+    DoSimulation(action);
+    read(move.position);
+    for (int i = 0; i < 2; ++i) move.velocity[i] = (move.position[i] - before[i]) / dt_;
+    return move;
+  }
+
+  // x_velocity and y_velocity of a move.
+  void PutVelocity(const Move& move) {
+    Put(slot_.x_velocity, move.velocity[0]);
+    Put(slot_.y_velocity, move.velocity[1]);
+  }
+
+  // v5: is_healthy * healthy_reward; v4: float(is_healthy or terminate_when_unhealthy) *
+  // healthy_reward.
+  double HealthyReward(bool healthy) const {
+    return static_cast<double>(healthy || (v4_ && terminate_when_unhealthy_)) * healthy_reward_;
+  }
+  // terminated: not is_healthy if terminate_when_unhealthy else False.
+  bool Terminated(bool healthy) const { return !healthy && terminate_when_unhealthy_; }
+
+  double ctrl_cost_weight_, reset_noise_scale_;
+  int first_qpos_;  // the first qpos value in the observation
+  double forward_reward_weight_ = 0, healthy_reward_ = 0;
+  bool terminate_when_unhealthy_ = false;
+  std::pair<double, double> healthy_z_range_;
 };
 
 // Registration: a class E provides static Config Defaults(int version) (every option it
