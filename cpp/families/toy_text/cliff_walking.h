@@ -11,33 +11,25 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <stdexcept>
 #include <vector>
 
-#include "core/env.h"
 #include "core/spec.h"
 #include "families/toy_text/discrete.h"
 
 namespace envfleet {
 
-class CliffWalkingEnv : public Env {
+class CliffWalkingEnv : public toy_text::TabularEnv {
  public:
   static Config DefaultConfig() { return {{"is_slippery", false}}; }
 
-  static EnvSpec Spec(const Config&) {
-    EnvSpec spec;
-    spec.obs = {Discrete("obs", kRows * kCols)};
-    spec.info = {Box("prob", DType::kFloat64, {}, {0.0}, {1.0})};
-    spec.action = Discrete("action", 4);
-    return spec;
-  }
+  static EnvSpec Spec(const Config&) { return TabularSpec(kRows * kCols, 4); }
 
-  CliffWalkingEnv(const Config& config, uint64_t seed) : Env(seed) {
+  CliffWalkingEnv(const Config& config, uint64_t seed)
+      : TabularEnv(seed, "CliffWalking", kRows * kCols, 4) {
     const bool is_slippery = config.Get<bool>("is_slippery");
     // POSITION_MAPPING: UP, RIGHT, DOWN, LEFT.
     const int dr[4] = {-1, 0, 1, 0};
     const int dc[4] = {0, 1, 0, -1};
-    table_.resize(static_cast<size_t>(kRows * kCols) * 4);
     for (int s = 0; s < kRows * kCols; ++s) {
       const int row = s / kCols, col = s % kCols;
       for (int move = 0; move < 4; ++move) {
@@ -48,7 +40,7 @@ class CliffWalkingEnv : public Env {
           acts = {move};
         }
         const double prob = 1.0 / static_cast<double>(acts.size());
-        auto& outcomes = table_[static_cast<size_t>(s) * 4 + move];
+        auto& outcomes = Transitions(s, move);
         for (int act : acts) {
           const int r = std::max(std::min(row + dr[act], kRows - 1), 0);
           const int c = std::max(std::min(col + dc[act], kCols - 1), 0);
@@ -61,39 +53,16 @@ class CliffWalkingEnv : public Env {
         }
       }
     }
-  }
-
-  void Reset() override {
-    // categorical_sample(initial_state_distrib): a one-hot distribution, still one draw.
-    rng().Random();
-    state_ = kStartState;
-    prob_ = 1.0;
-  }
-
-  void Step(const void* action) override {
-    const int64_t a = *static_cast<const int64_t*>(action);
-    if (a < 0 || a >= 4) throw std::out_of_range("CliffWalking: action must be in [0, 4)");
-    const auto& transitions = table_[static_cast<size_t>(state_) * 4 + a];
-    const toy_text::Transition& t = transitions[toy_text::SampleTransition(transitions, rng())];
-    state_ = t.next_state;
-    prob_ = t.prob;
-    reward_ = t.reward;
-    terminated_ = t.terminated;
-  }
-
-  void Write(const OutputSlot& out) const override {
-    *out.Get<int64_t>(0) = state_;
-    *out.Get<double>(1) = prob_;
+    // initial_state_distrib: one-hot on the start (still one random() draw per reset).
+    std::vector<double> start(kRows * kCols, 0.0);
+    start[kStartState] = 1.0;
+    initial_state_ = toy_text::InitialStateDistribution(start);
   }
 
  private:
   static constexpr int kRows = 4;
   static constexpr int kCols = 12;
   static constexpr int64_t kStartState = 3 * kCols + 0;
-
-  std::vector<std::vector<toy_text::Transition>> table_;  // P[s][a] at s * 4 + a
-  int64_t state_ = kStartState;
-  double prob_ = 1.0;
 };
 
 }  // namespace envfleet

@@ -130,7 +130,7 @@ inline std::vector<double> RewardSchedule(const Config& config) {
 
 }  // namespace frozen_lake_internal
 
-class FrozenLakeEnv : public Env {
+class FrozenLakeEnv : public toy_text::TabularEnv {
  public:
   static Config DefaultConfig() {
     return {{"desc", std::vector<std::string>{}},
@@ -144,18 +144,19 @@ class FrozenLakeEnv : public Env {
     // The random map is always 8x8; its contents do not change the spec.
     const auto desc = frozen_lake_internal::ResolveMap(config, 0);
     const auto rewards = frozen_lake_internal::RewardSchedule(config);
-    EnvSpec spec;
-    spec.obs = {Discrete("obs", static_cast<int64_t>(desc.size() * desc.front().size()))};
-    spec.info = {Box("prob", DType::kFloat64, {}, {0.0}, {1.0})};
-    spec.action = Discrete("action", 4);
+    EnvSpec spec = TabularSpec(static_cast<int64_t>(desc.size() * desc.front().size()), 4);
     // FrozenLake-v1 registers 100 steps, FrozenLake8x8-v1 (map_name "8x8") 200.
     spec.reward_low = *std::min_element(rewards.begin(), rewards.end());
     spec.reward_high = *std::max_element(rewards.begin(), rewards.end());
     return spec;
   }
 
-  FrozenLakeEnv(const Config& config, uint64_t seed) : Env(seed) {
-    const auto desc = frozen_lake_internal::ResolveMap(config, seed);
+  FrozenLakeEnv(const Config& config, uint64_t seed)
+      : FrozenLakeEnv(config, seed, frozen_lake_internal::ResolveMap(config, seed)) {}
+
+ private:
+  FrozenLakeEnv(const Config& config, uint64_t seed, const std::vector<std::string>& desc)
+      : TabularEnv(seed, "FrozenLake", static_cast<int64_t>(desc.size() * desc.front().size()), 4) {
     const auto rewards = frozen_lake_internal::RewardSchedule(config);
     const bool is_slippery = config.Get<bool>("is_slippery");
     const double success_rate = config.Get<double>("success_rate");
@@ -185,12 +186,11 @@ class FrozenLakeEnv : public Env {
       return toy_text::Transition{prob, to_s(row, col), reward, terminated};
     };
 
-    table_.resize(static_cast<size_t>(num_states) * 4);
     for (int row = 0; row < nrow; ++row) {
       for (int col = 0; col < ncol; ++col) {
         const int64_t s = to_s(row, col);
         for (int a = 0; a < 4; ++a) {
-          auto& li = table_[static_cast<size_t>(s) * 4 + a];
+          auto& li = Transitions(s, a);
           const char letter = desc[row][col];
           if (letter == 'G' || letter == 'H') {
             li.push_back({1.0, s, 0.0, true});
@@ -206,37 +206,10 @@ class FrozenLakeEnv : public Env {
     }
   }
 
-  void Reset() override {
-    state_ = initial_state_.Sample(rng());
-    prob_ = 1.0;
-  }
-
-  void Step(const void* action) override {
-    const int64_t a = *static_cast<const int64_t*>(action);
-    if (a < 0 || a >= 4) throw std::out_of_range("FrozenLake: action must be in [0, 4)");
-    const auto& transitions = table_[static_cast<size_t>(state_) * 4 + a];
-    const toy_text::Transition& t = transitions[toy_text::SampleTransition(transitions, rng())];
-    state_ = t.next_state;
-    prob_ = t.prob;
-    reward_ = t.reward;
-    terminated_ = t.terminated;
-  }
-
-  void Write(const OutputSlot& out) const override {
-    *out.Get<int64_t>(0) = state_;
-    *out.Get<double>(1) = prob_;
-  }
-
- private:
   static constexpr int kLeft = 0;
   static constexpr int kDown = 1;
   static constexpr int kRight = 2;
   static constexpr int kUp = 3;
-
-  std::vector<std::vector<toy_text::Transition>> table_;  // P[s][a] at s * 4 + a
-  toy_text::InitialStateDistribution initial_state_;
-  int64_t state_ = 0;
-  double prob_ = 1.0;
 };
 
 }  // namespace envfleet

@@ -17,8 +17,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <stdexcept>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -28,7 +26,7 @@
 
 namespace envfleet {
 
-class TaxiEnv : public Env {
+class TaxiEnv : public toy_text::TabularEnv {
  public:
   static Config DefaultConfig() {
     return {{"is_rainy", false},
@@ -38,22 +36,18 @@ class TaxiEnv : public Env {
   }
 
   static EnvSpec Spec(const Config&) {
-    EnvSpec spec;
-    spec.obs = {Discrete("obs", kNumStates)};
-    spec.info = {Box("prob", DType::kFloat64, {}, {0.0}, {1.0}),
-                 Box("action_mask", DType::kInt8, {kNumActions}, {0.0}, {1.0})};
-    spec.action = Discrete("action", kNumActions);
+    EnvSpec spec = TabularSpec(kNumStates, kNumActions);
+    spec.info.push_back(Box("action_mask", DType::kInt8, {kNumActions}, {0.0}, {1.0}));
     return spec;
   }
 
   TaxiEnv(const Config& config, uint64_t seed)
-      : Env(seed),
+      : TabularEnv(seed, "Taxi", kNumStates, kNumActions),
         rainy_probability_(config.Get<double>("rainy_probability")),
         rainy_lateral_probability_((1.0 - rainy_probability_) / 2.0),
         fickle_passenger_(config.Get<bool>("fickle_passenger")),
         fickle_probability_(config.Get<double>("fickle_probability")) {
     const bool is_rainy = config.Get<bool>("is_rainy");
-    table_.resize(static_cast<size_t>(kNumStates) * kNumActions);
     std::vector<double> start(kNumStates, 0.0);
     for (int row = 0; row < 5; ++row) {
       for (int col = 0; col < 5; ++col) {
@@ -76,19 +70,16 @@ class TaxiEnv : public Env {
   }
 
   void Reset() override {
-    state_ = initial_state_.Sample(rng());
+    TabularEnv::Reset();
     fickle_step_ = fickle_passenger_ && rng().Random() < fickle_probability_;
-    prob_ = 1.0;
   }
 
+  // The fickle passenger: on the first move with the passenger on board after a reset that
+  // drew it, the destination changes to one of the other three.
   void Step(const void* action) override {
-    const int64_t a = *static_cast<const int64_t*>(action);
-    if (a < 0 || a >= kNumActions) throw std::out_of_range("Taxi: action must be in [0, 6)");
-    const auto& transitions = table_[static_cast<size_t>(state_) * kNumActions + a];
-    const toy_text::Transition& t = transitions[toy_text::SampleTransition(transitions, rng())];
-    int64_t s = t.next_state;
     const Decoded shadow = Decode(state_);
-    const Decoded next = Decode(s);
+    TabularEnv::Step(action);
+    const Decoded next = Decode(state_);
     if (fickle_passenger_ && fickle_step_ && shadow.pass_loc == 4 &&
         (next.row != shadow.row || next.col != shadow.col)) {
       fickle_step_ = false;
@@ -98,17 +89,12 @@ class TaxiEnv : public Env {
         if (i != shadow.dest_idx) possible[n++] = i;
       }
       const int dest_idx = possible[rng().ChoiceIndex(3)];
-      s = Encode(next.row, next.col, next.pass_loc, dest_idx);
+      state_ = Encode(next.row, next.col, next.pass_loc, dest_idx);
     }
-    state_ = s;
-    prob_ = t.prob;
-    reward_ = t.reward;
-    terminated_ = t.terminated;
   }
 
   void Write(const OutputSlot& out) const override {
-    *out.Get<int64_t>(0) = state_;
-    *out.Get<double>(1) = prob_;
+    TabularEnv::Write(out);
     ActionMask(state_, out.Get<int8_t>(2));
   }
 
@@ -160,34 +146,32 @@ class TaxiEnv : public Env {
     return d;
   }
 
-  // _pickup(taxi_loc, pass_idx, reward) -> (new_pass_idx, new_reward)
-  static std::pair<int, double> Pickup(int row, int col, int pass_idx, double reward) {
-    if (pass_idx < 4 && AtLoc(row, col, pass_idx)) return {4, reward};
-    return {pass_idx, -10.0};
-  }
-
-  struct Dropoff {
+  // What an action does to the passenger, with the step's default reward of -1: _pickup for
+  // 4, _dropoff for 5, nothing for a move.
+  struct Passenger {
     int pass_idx;
     double reward;
     bool terminated;
   };
-  // _dropoff(taxi_loc, pass_idx, dest_idx, default_reward)
-  static Dropoff DoDropoff(int row, int col, int pass_idx, int dest_idx, double default_reward) {
+  static Passenger PassengerOutcome(int row, int col, int pass_idx, int dest_idx, int action) {
+    const double reward = -1.0;
     int loc = -1;
-    if (AtLoc(row, col, dest_idx) && pass_idx == 4) return {dest_idx, 20.0, true};
-    if (IsLoc(row, col, &loc) && pass_idx == 4) return {loc, default_reward, false};
-    return {pass_idx, -10.0, false};
-  }
-
-  std::vector<toy_text::Transition>& Cell(int64_t state, int action) {
-    return table_[static_cast<size_t>(state) * kNumActions + action];
+    if (action == 4) {  // _pickup(taxi_loc, pass_idx, reward)
+      if (pass_idx < 4 && AtLoc(row, col, pass_idx)) return {4, reward, false};
+      return {pass_idx, -10.0, false};
+    }
+    if (action == 5) {  // _dropoff(taxi_loc, pass_idx, dest_idx, reward)
+      if (AtLoc(row, col, dest_idx) && pass_idx == 4) return {dest_idx, 20.0, true};
+      if (IsLoc(row, col, &loc) && pass_idx == 4) return {loc, reward, false};
+      return {pass_idx, -10.0, false};
+    }
+    return {pass_idx, reward, false};
   }
 
   void BuildDryTransitions(int row, int col, int pass_idx, int dest_idx, int action) {
     const int64_t state = Encode(row, col, pass_idx, dest_idx);
-    int new_row = row, new_col = col, new_pass_idx = pass_idx;
-    double reward = -1.0;
-    bool terminated = false;
+    const Passenger p = PassengerOutcome(row, col, pass_idx, dest_idx, action);
+    int new_row = row, new_col = col;
     if (action == 0) {
       new_row = std::min(row + 1, kMaxRow);
     } else if (action == 1) {
@@ -197,16 +181,9 @@ class TaxiEnv : public Env {
       new_col = std::min(col + 1, kMaxCol);
     } else if (action == 3 && Desc(1 + row, 2 * col) == ':') {
       new_col = std::max(col - 1, 0);
-    } else if (action == 4) {
-      std::tie(new_pass_idx, reward) = Pickup(row, col, new_pass_idx, reward);
-    } else if (action == 5) {
-      const Dropoff d = DoDropoff(row, col, new_pass_idx, dest_idx, reward);
-      new_pass_idx = d.pass_idx;
-      reward = d.reward;
-      terminated = d.terminated;
     }
-    Cell(state, action)
-        .push_back({1.0, Encode(new_row, new_col, new_pass_idx, dest_idx), reward, terminated});
+    Transitions(state, action)
+        .push_back({1.0, Encode(new_row, new_col, p.pass_idx, dest_idx), p.reward, p.terminated});
   }
 
   // _calc_new_position(row, col, movement)
@@ -220,10 +197,9 @@ class TaxiEnv : public Env {
 
   void BuildRainyTransitions(int row, int col, int pass_idx, int dest_idx, int action) {
     const int64_t state = Encode(row, col, pass_idx, dest_idx);
+    const Passenger p = PassengerOutcome(row, col, pass_idx, dest_idx, action);
     std::pair<int, int> left_pos = {row, col}, right_pos = {row, col};
-    int new_row = row, new_col = col, new_pass_idx = pass_idx;
-    double reward = -1.0;
-    bool terminated = false;
+    int new_row = row, new_col = col;
     // (forward, left, right) (dr, dc) for each heading.
     static const int kMoves[4][3][2] = {
         {{1, 0}, {0, 1}, {0, -1}},
@@ -238,24 +214,17 @@ class TaxiEnv : public Env {
       new_col = std::max(0, std::min(col + kMoves[action][0][1], kMaxCol));
       left_pos = CalcNewPosition(row, col, kMoves[action][1][0], kMoves[action][1][1]);
       right_pos = CalcNewPosition(row, col, kMoves[action][2][0], kMoves[action][2][1]);
-    } else if (action == 4) {
-      std::tie(new_pass_idx, reward) = Pickup(row, col, new_pass_idx, reward);
-    } else if (action == 5) {
-      const Dropoff d = DoDropoff(row, col, new_pass_idx, dest_idx, reward);
-      new_pass_idx = d.pass_idx;
-      reward = d.reward;
-      terminated = d.terminated;
     }
-    const int64_t intended_state = Encode(new_row, new_col, new_pass_idx, dest_idx);
-    auto& li = Cell(state, action);
+    const int64_t intended_state = Encode(new_row, new_col, p.pass_idx, dest_idx);
+    auto& li = Transitions(state, action);
     if (action <= 3) {
-      const int64_t left_state = Encode(left_pos.first, left_pos.second, new_pass_idx, dest_idx);
-      const int64_t right_state = Encode(right_pos.first, right_pos.second, new_pass_idx, dest_idx);
-      li.push_back({rainy_probability_, intended_state, -1.0, terminated});
-      li.push_back({rainy_lateral_probability_, left_state, -1.0, terminated});
-      li.push_back({rainy_lateral_probability_, right_state, -1.0, terminated});
+      const int64_t left_state = Encode(left_pos.first, left_pos.second, p.pass_idx, dest_idx);
+      const int64_t right_state = Encode(right_pos.first, right_pos.second, p.pass_idx, dest_idx);
+      li.push_back({rainy_probability_, intended_state, -1.0, p.terminated});
+      li.push_back({rainy_lateral_probability_, left_state, -1.0, p.terminated});
+      li.push_back({rainy_lateral_probability_, right_state, -1.0, p.terminated});
     } else {
-      li.push_back({1.0, intended_state, reward, terminated});
+      li.push_back({1.0, intended_state, p.reward, p.terminated});
     }
   }
 
@@ -277,10 +246,6 @@ class TaxiEnv : public Env {
   double rainy_lateral_probability_;
   bool fickle_passenger_;
   double fickle_probability_;
-  std::vector<std::vector<toy_text::Transition>> table_;  // P[s][a] at s * 6 + a
-  toy_text::InitialStateDistribution initial_state_;
-  int64_t state_ = 0;
-  double prob_ = 1.0;
   bool fickle_step_ = false;
 };
 
