@@ -6,7 +6,9 @@ from collections.abc import Sequence
 
 
 def env_types() -> dict:
-    """Every env type the core can build: {type: {option: (kind, default)}}."""
+    """
+    Every env type this module can build: {type: {option: (kind, default)}}.
+    """
 
 def env_spec(type_name: str, options: dict) -> dict:
     """The spec of one env of this type and options."""

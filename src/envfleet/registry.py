@@ -13,6 +13,7 @@ call raises a clear exception naming the argument instead of crashing or misbeha
 
 from __future__ import annotations
 
+import ctypes
 import difflib
 import importlib
 import importlib.util
@@ -46,13 +47,16 @@ class Family:
 
     ``module`` is the module's import name; ``extra`` the pip extra that installs its engine
     (None: the engine ships with envfleet itself); ``requires`` the importable packages the
-    family reads at run time (ROMs, libraries), checked without importing them.
+    family reads at run time (ROMs, libraries), checked without importing them; ``libraries``
+    the shared libraries the module links, as paths inside those packages
+    (``"mujoco/libmujoco.so.4.0.0"``), loaded before the module.
     """
 
     name: str
     module: str = "envfleet._core"
     extra: str | None = None
     requires: tuple[str, ...] = ()
+    libraries: tuple[str, ...] = ()
 
     def engine(self):
         """The family's extension module, imported on first use."""
@@ -63,8 +67,10 @@ class Family:
         if missing:
             raise EngineNotInstalledError(self, f"{', '.join(missing)} is not installed")
         try:
+            for library in self.libraries:
+                _load_library(library)
             return importlib.import_module(self.module)
-        except ImportError as exc:
+        except (ImportError, OSError) as exc:
             raise EngineNotInstalledError(self, str(exc)) from exc
 
 
@@ -73,6 +79,20 @@ def _importable(name: str) -> bool:
         return importlib.util.find_spec(name) is not None
     except (ImportError, ValueError):
         return False
+
+
+def _load_library(path: str) -> None:
+    """Loads ``package/file`` from the installed package, without importing the package.
+
+    An installed module finds its engine's library through its RPATH ($ORIGIN/../<package>);
+    an editable install or a build tree keeps the module elsewhere, where that path leads
+    nowhere. Loaded first, the library is already in the process under its SONAME, and the
+    dynamic loader uses it for the module wherever the module lies.
+    """
+    package, _, file = path.partition("/")
+    spec = importlib.util.find_spec(package)
+    folder = list(spec.submodule_search_locations or [])[0] if spec else ""
+    ctypes.CDLL(os.path.join(folder, file))
 
 
 CORE = Family("core")

@@ -15,7 +15,13 @@ import os
 from envfleet.registry import Family, register
 
 # envfleet._mujoco links libmujoco.so.4.0.0 from the mujoco-core wheel (envfleet[mujoco]).
-MUJOCO = Family("mujoco", module="envfleet._mujoco", extra="mujoco", requires=("mujoco",))
+MUJOCO = Family(
+    "mujoco",
+    module="envfleet._mujoco",
+    extra="mujoco",
+    requires=("mujoco",),
+    libraries=("mujoco/libmujoco.so.4.0.0",),
+)
 
 
 def _assets_dir() -> str:
