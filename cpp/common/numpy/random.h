@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "common/numpy/math.h"
 #include "common/numpy/ziggurat_constants.h"
@@ -210,41 +211,30 @@ class NumpyGenerator {
     if (rng <= 0xFFFFFFFFull) {
       // 32-bit path: buffered_uint32 is plain next_uint32 for 32-bit outputs.
       if (rng == 0xFFFFFFFFull) return NextUint32();
-      return BoundedLemireUint32(static_cast<uint32_t>(rng));
+      return BoundedLemire<uint32_t, uint64_t>(static_cast<uint32_t>(rng),
+                                               [this] { return NextUint32(); });
     }
     if (rng == 0xFFFFFFFFFFFFFFFFull) return NextUint64();
-    return BoundedLemireUint64(rng);
+    return BoundedLemire<uint64_t, numpy_random_internal::uint128>(rng,
+                                                                   [this] { return NextUint64(); });
   }
 
-  // buffered_bounded_lemire_uint32(): Lemire's nearly-divisionless method on next_uint32.
-  uint32_t BoundedLemireUint32(uint32_t rng) {
-    const uint32_t rng_excl = rng + 1u;
-    uint64_t m = static_cast<uint64_t>(NextUint32()) * rng_excl;
-    uint32_t leftover = static_cast<uint32_t>(m);
+  // buffered_bounded_lemire_uint32() (on next_uint32, a 64-bit product) and
+  // bounded_lemire_uint64() (on next_uint64, a 128-bit product): Lemire's nearly-divisionless
+  // method for one value in [0, rng], rng below U's maximum. Wide is twice as wide as U.
+  template <typename U, typename Wide, typename Next>
+  static U BoundedLemire(U rng, const Next& next) {
+    const U rng_excl = rng + 1u;
+    Wide m = static_cast<Wide>(next()) * rng_excl;
+    U leftover = static_cast<U>(m);
     if (leftover < rng_excl) {
-      const uint32_t threshold = (UINT32_MAX - rng) % rng_excl;
+      const U threshold = (std::numeric_limits<U>::max() - rng) % rng_excl;
       while (leftover < threshold) {
-        m = static_cast<uint64_t>(NextUint32()) * rng_excl;
-        leftover = static_cast<uint32_t>(m);
+        m = static_cast<Wide>(next()) * rng_excl;
+        leftover = static_cast<U>(m);
       }
     }
-    return static_cast<uint32_t>(m >> 32);
-  }
-
-  // bounded_lemire_uint64(): same method with a 128-bit product on next_uint64.
-  uint64_t BoundedLemireUint64(uint64_t rng) {
-    using numpy_random_internal::uint128;
-    const uint64_t rng_excl = rng + 1u;
-    uint128 m = static_cast<uint128>(NextUint64()) * rng_excl;
-    uint64_t leftover = static_cast<uint64_t>(m);
-    if (leftover < rng_excl) {
-      const uint64_t threshold = (UINT64_MAX - rng) % rng_excl;
-      while (leftover < threshold) {
-        m = static_cast<uint128>(NextUint64()) * rng_excl;
-        leftover = static_cast<uint64_t>(m);
-      }
-    }
-    return static_cast<uint64_t>(m >> 64);
+    return static_cast<U>(m >> (8 * sizeof(U)));
   }
 
   numpy_random_internal::uint128 state_ = 0;

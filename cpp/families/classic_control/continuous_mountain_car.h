@@ -17,8 +17,8 @@
 #include <cstdint>
 
 #include "common/numpy/math.h"
-#include "core/env.h"
 #include "core/spec.h"
+#include "families/classic_control/mountain_car.h"
 
 namespace envfleet {
 
@@ -81,28 +81,19 @@ struct PyScalar {
 
 }  // namespace continuous_mountain_car_internal
 
-class MountainCarContinuousEnv : public Env {
+class MountainCarContinuousEnv : public MountainCarTrack {
  public:
-  static Config DefaultConfig() { return {{"goal_velocity", 0.0}}; }
-
   static EnvSpec Spec(const Config&) {
-    // low_state/high_state = np.array([...], dtype=np.float32)
-    const double pos_low = static_cast<float>(kMinPosition);
-    const double pos_high = static_cast<float>(kMaxPosition);
-    const double speed = static_cast<float>(kMaxSpeed);
     EnvSpec spec;
-    spec.obs = {Box("obs", DType::kFloat32, {2}, {pos_low, -speed}, {pos_high, speed})};
+    spec.obs = {ObsSpec()};
     spec.action = Box("action", DType::kFloat32, {1}, {kMinAction}, {kMaxAction});
     return spec;
   }
 
-  MountainCarContinuousEnv(const Config& config, uint64_t seed)
-      : Env(seed), goal_velocity_(config.Get<double>("goal_velocity")) {}
+  MountainCarContinuousEnv(const Config& config, uint64_t seed) : MountainCarTrack(config, seed) {}
 
   void Reset() override {
-    // np.array([np_random.uniform(low=-0.6, high=-0.4), 0]): float64 until the first step.
-    position_ = rng().Uniform(-0.6, -0.4);
-    velocity_ = 0.0;
+    MountainCarTrack::Reset();  // float64 until the first step
     state_is_float32_ = false;
   }
 
@@ -150,24 +141,12 @@ class MountainCarContinuousEnv : public Env {
     state_is_float32_ = true;
   }
 
-  void Write(const OutputSlot& out) const override {
-    float* obs = out.Get<float>(0);
-    obs[0] = static_cast<float>(position_);
-    obs[1] = static_cast<float>(velocity_);
-  }
-
  private:
   static constexpr double kMinAction = -1.0;
   static constexpr double kMaxAction = 1.0;
-  static constexpr double kMinPosition = -1.2;
-  static constexpr double kMaxPosition = 0.6;
-  static constexpr double kMaxSpeed = 0.07;
   static constexpr double kGoalPosition = 0.45;
   static constexpr double kPower = 0.0015;
 
-  double goal_velocity_;
-  double position_ = 0.0;
-  double velocity_ = 0.0;
   bool state_is_float32_ = false;
 };
 

@@ -1,6 +1,7 @@
 // MountainCar-v0, a port of Gymnasium 1.4.0's
 // gymnasium/envs/classic_control/mountain_car.py (MountainCarEnv). The state stays float64 as
 // there (np.float64 scalars and Python floats); the observation is the state cast to float32.
+// MountainCarTrack holds what MountainCarContinuous-v0 (continuous_mountain_car.h) shares.
 #ifndef ENVFLEET_FAMILIES_CLASSIC_CONTROL_MOUNTAIN_CAR_H_
 #define ENVFLEET_FAMILIES_CLASSIC_CONTROL_MOUNTAIN_CAR_H_
 
@@ -12,29 +13,55 @@
 
 namespace envfleet {
 
-class MountainCarEnv : public Env {
+// What MountainCar and MountainCarContinuous share: the track's bounds, the goal_velocity
+// option, the reset and the observation (the state cast to float32).
+class MountainCarTrack : public Env {
  public:
   static Config DefaultConfig() { return {{"goal_velocity", 0.0}}; }
-
-  static EnvSpec Spec(const Config&) {
-    // low/high = np.array([...], dtype=np.float32)
-    const double pos_low = static_cast<float>(kMinPosition);
-    const double pos_high = static_cast<float>(kMaxPosition);
-    const double speed = static_cast<float>(kMaxSpeed);
-    EnvSpec spec;
-    spec.obs = {Box("obs", DType::kFloat32, {2}, {pos_low, -speed}, {pos_high, speed})};
-    spec.action = Discrete("action", 3);
-    return spec;
-  }
-
-  MountainCarEnv(const Config& config, uint64_t seed)
-      : Env(seed), goal_velocity_(config.Get<double>("goal_velocity")) {}
 
   void Reset() override {
     // np.array([np_random.uniform(low=-0.6, high=-0.4), 0])
     position_ = rng().Uniform(-0.6, -0.4);
     velocity_ = 0.0;
   }
+
+  void Write(const OutputSlot& out) const override {
+    float* obs = out.Get<float>(0);
+    obs[0] = static_cast<float>(position_);
+    obs[1] = static_cast<float>(velocity_);
+  }
+
+ protected:
+  MountainCarTrack(const Config& config, uint64_t seed)
+      : Env(seed), goal_velocity_(config.Get<double>("goal_velocity")) {}
+
+  // low/high = np.array([min_position, -max_speed] / [max_position, max_speed], np.float32)
+  static ArraySpec ObsSpec() {
+    const double pos_low = static_cast<float>(kMinPosition);
+    const double pos_high = static_cast<float>(kMaxPosition);
+    const double speed = static_cast<float>(kMaxSpeed);
+    return Box("obs", DType::kFloat32, {2}, {pos_low, -speed}, {pos_high, speed});
+  }
+
+  static constexpr double kMinPosition = -1.2;
+  static constexpr double kMaxPosition = 0.6;
+  static constexpr double kMaxSpeed = 0.07;
+
+  double goal_velocity_;
+  double position_ = 0.0;
+  double velocity_ = 0.0;
+};
+
+class MountainCarEnv : public MountainCarTrack {
+ public:
+  static EnvSpec Spec(const Config&) {
+    EnvSpec spec;
+    spec.obs = {ObsSpec()};
+    spec.action = Discrete("action", 3);
+    return spec;
+  }
+
+  MountainCarEnv(const Config& config, uint64_t seed) : MountainCarTrack(config, seed) {}
 
   void Step(const void* action) override {
     const int64_t a = *static_cast<const int64_t*>(action);
@@ -53,23 +80,10 @@ class MountainCarEnv : public Env {
     velocity_ = velocity;
   }
 
-  void Write(const OutputSlot& out) const override {
-    float* obs = out.Get<float>(0);
-    obs[0] = static_cast<float>(position_);
-    obs[1] = static_cast<float>(velocity_);
-  }
-
  private:
-  static constexpr double kMinPosition = -1.2;
-  static constexpr double kMaxPosition = 0.6;
-  static constexpr double kMaxSpeed = 0.07;
   static constexpr double kGoalPosition = 0.5;
   static constexpr double kForce = 0.001;
   static constexpr double kGravity = 0.0025;
-
-  double goal_velocity_;
-  double position_ = 0.0;
-  double velocity_ = 0.0;
 };
 
 }  // namespace envfleet
