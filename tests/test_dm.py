@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import dm_env
 import numpy as np
 import pytest
@@ -11,18 +13,9 @@ import envfleet
 
 
 @pytest.fixture
-def dm_counting():
-    pools = []
-
-    def make(**kwargs):
-        kwargs.setdefault("episode_length", 3)
-        pool = envfleet.make_dm("Counting-v0", **kwargs)
-        pools.append(pool)
-        return pool
-
-    yield make
-    for pool in pools:
-        pool.close()
+def dm_counting(counting):
+    """conftest.py's ``counting`` behind the dm_env front end."""
+    return functools.partial(counting, env_type="dm")
 
 
 def test_is_a_dm_env_environment(dm_counting):
@@ -65,24 +58,21 @@ def test_timestep_fields_and_step_types(dm_counting):
     assert ts.step_type.tolist() == [StepType.MID] * n
 
 
-def test_truncation_has_discount_one(dm_counting):
-    env = dm_counting(num_envs=1, episode_length=10, max_episode_steps=2)
+@pytest.mark.parametrize(
+    ("episode_length", "discount"),
+    [(10, 1.0), (2, 0.0)],
+    ids=["truncation-discount-1", "termination-discount-0"],
+)
+def test_last_step_at_the_time_limit(dm_counting, episode_length, discount):
+    """A truncation has discount 1 (the dm_env convention), a termination on the same step 0."""
+    env = dm_counting(num_envs=1, episode_length=episode_length, max_episode_steps=2)
     env.reset()
     env.step(np.array([1]))
     ts = env.step(np.array([1]))
     assert ts.step_type.tolist() == [StepType.LAST]
-    assert ts.discount.tolist() == [1.0], "truncation: discount 1 (dm_env convention)"
+    assert ts.discount.tolist() == [discount]
     ts = env.step(np.array([1]))
     assert ts.step_type.tolist() == [StepType.FIRST]
-
-
-def test_termination_at_the_time_limit_has_discount_zero(dm_counting):
-    env = dm_counting(num_envs=1, episode_length=2, max_episode_steps=2)
-    env.reset()
-    env.step(np.array([1]))
-    ts = env.step(np.array([1]))
-    assert ts.step_type.tolist() == [StepType.LAST]
-    assert ts.discount.tolist() == [0.0]
 
 
 def test_mixed_step_types_in_one_batch(dm_counting):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 from gymnasium.spaces import Box, Discrete
@@ -10,18 +12,9 @@ import envfleet
 
 
 @pytest.fixture
-def gym_counting():
-    pools = []
-
-    def make(**kwargs):
-        kwargs.setdefault("episode_length", 3)
-        pool = envfleet.make_gym("Counting-v0", **kwargs)
-        pools.append(pool)
-        return pool
-
-    yield make
-    for pool in pools:
-        pool.close()
+def gym_counting(counting):
+    """conftest.py's ``counting`` behind the gym front end."""
+    return functools.partial(counting, env_type="gym")
 
 
 def test_spaces_describe_one_env():

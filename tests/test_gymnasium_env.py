@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import gymnasium
 import numpy as np
 import pytest
@@ -15,17 +17,12 @@ import envfleet
 
 @pytest.fixture
 def cartpole():
-    pools = []
-
-    def make(**kwargs):
-        kwargs.setdefault("num_envs", 4)
-        pool = envfleet.make("CartPole-v1", **kwargs)
-        pools.append(pool)
-        return pool
-
-    yield make
-    for pool in pools:
-        pool.close()
+    """``cartpole(**kwargs)`` makes a CartPole-v1 pool (4 envs unless told otherwise) that is
+    closed after the test."""
+    with contextlib.ExitStack() as pools:
+        yield lambda num_envs=4, **kwargs: pools.enter_context(
+            contextlib.closing(envfleet.make("CartPole-v1", num_envs=num_envs, **kwargs))
+        )
 
 
 def test_is_a_vector_env_with_the_right_spaces(cartpole):

@@ -77,49 +77,50 @@ def as_rng(typingctx, ptr):
     return rng_type(types.voidptr), codegen
 
 
-def _external_call(symbol: str, ret: ir.Type, params: list[ir.Type]):
+_IR_TYPES = {types.float64: _F64, types.int64: _I64}
+
+
+def _entry_point(name: str, ret: types.Type, params: tuple[types.Type, ...] = ()):
+    """An intrinsic calling the core's ``envfleet_rng_<name>(rng, *params) -> ret``; ``ret``
+    and each parameter are ``types.float64`` or ``types.int64``. Called as ``f(rng, ...)``."""
+    fnty = ir.FunctionType(_IR_TYPES[ret], [_I8P, *(_IR_TYPES[p] for p in params)])
+
     def codegen(context, builder, signature, args):
-        fnty = ir.FunctionType(ret, params)
-        fn = cgutils.get_or_insert_function(builder.module, fnty, symbol)
+        fn = cgutils.get_or_insert_function(builder.module, fnty, _SYMBOLS[name])
         return builder.call(fn, args)
 
-    return codegen
+    if params:
+
+        def typer(typingctx, rng, a, b):
+            return ret(rng, *params), codegen
+
+    else:
+
+        def typer(typingctx, rng):
+            return ret(rng), codegen
+
+    typer.__name__ = typer.__qualname__ = f"_rng_{name}"
+    return intrinsic(typer)
 
 
-@intrinsic
-def _rng_random(typingctx, rng):
-    return types.float64(rng), _external_call(_SYMBOLS["random"], _F64, [_I8P])
+_rng_random = _entry_point("random", types.float64)
+_rng_uniform = _entry_point("uniform", types.float64, (types.float64, types.float64))
+_rng_integers = _entry_point("integers", types.int64, (types.int64, types.int64))
+_rng_standard_normal = _entry_point("standard_normal", types.float64)
+_rng_normal = _entry_point("normal", types.float64, (types.float64, types.float64))
 
 
-@intrinsic
-def _rng_uniform(typingctx, rng, low, high):
-    sig = types.float64(rng, types.float64, types.float64)
-    return sig, _external_call(_SYMBOLS["uniform"], _F64, [_I8P, _F64, _F64])
+def _overload_draw(method: str, draw) -> None:
+    """``rng.<method>()``: a method without arguments, one call of its entry point."""
+
+    def typer(rng):
+        return lambda rng: draw(rng)
+
+    overload_method(RngType, method)(typer)
 
 
-@intrinsic
-def _rng_integers(typingctx, rng, low, high):
-    sig = types.int64(rng, types.int64, types.int64)
-    return sig, _external_call(_SYMBOLS["integers"], _I64, [_I8P, _I64, _I64])
-
-
-@intrinsic
-def _rng_standard_normal(typingctx, rng):
-    return types.float64(rng), _external_call(_SYMBOLS["standard_normal"], _F64, [_I8P])
-
-
-@intrinsic
-def _rng_normal(typingctx, rng, loc, scale):
-    sig = types.float64(rng, types.float64, types.float64)
-    return sig, _external_call(_SYMBOLS["normal"], _F64, [_I8P, _F64, _F64])
-
-
-@overload_method(RngType, "standard_normal")
-def _ol_standard_normal(rng):
-    def impl(rng):
-        return _rng_standard_normal(rng)
-
-    return impl
+_overload_draw("random", _rng_random)
+_overload_draw("standard_normal", _rng_standard_normal)
 
 
 @overload_method(RngType, "normal")
@@ -130,14 +131,6 @@ def _ol_normal(rng, loc=0.0, scale=1.0):
         if scale < 0:
             raise ValueError("rng.normal: scale < 0")
         return _rng_normal(rng, np.float64(loc), np.float64(scale))
-
-    return impl
-
-
-@overload_method(RngType, "random")
-def _ol_random(rng):
-    def impl(rng):
-        return _rng_random(rng)
 
     return impl
 

@@ -36,6 +36,8 @@ class DmEnvPool(PoolBase, dm_env.Environment):
 
     def __init__(self, spec: EnvSpec):
         PoolBase.__init__(self, spec)
+        self.spec = spec
+        self.num_envs = spec.config.num_envs
         names = [k.name for k in spec.obs_keys + spec.info_keys] + ["env_id"]
         self._State = collections.namedtuple("State", names)  # noqa: N806
         self._num_keys = len(spec.obs_keys) + len(spec.info_keys)
@@ -50,14 +52,6 @@ class DmEnvPool(PoolBase, dm_env.Environment):
         # result (the autoreset) is FIRST even where it continues the episode's elapsed_step.
         self._track_ends = spec.config.autoreset_mode is AutoresetMode.NEXT_STEP
         self._ended = np.zeros(spec.config.num_envs, dtype=bool)
-
-    @property
-    def spec(self) -> EnvSpec:
-        return self._spec
-
-    @property
-    def num_envs(self) -> int:
-        return self._spec.config.num_envs
 
     def observation_spec(self):
         return self._spec.observation_spec()

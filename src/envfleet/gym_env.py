@@ -21,20 +21,14 @@ class GymEnvPool(PoolBase):
 
     def __init__(self, spec: EnvSpec, legacy_api: bool = False):
         PoolBase.__init__(self, spec)
+        self.spec = spec
+        self.num_envs = spec.config.num_envs
         self.legacy_api = bool(legacy_api)
         self.observation_space = spec.observation_space
         self.action_space = spec.action_space
         self.single_observation_space = spec.observation_space
         self.single_action_space = spec.action_space
         self.metadata = {"autoreset_mode": spec.config.autoreset_mode.to_gymnasium()}
-
-    @property
-    def spec(self) -> EnvSpec:
-        return self._spec
-
-    @property
-    def num_envs(self) -> int:
-        return self._spec.config.num_envs
 
     def reset(self, env_id: Any = None):
         out = self._pool.reset(env_id)
