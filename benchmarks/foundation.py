@@ -95,22 +95,31 @@ def main() -> None:
     print(f"{cpu}, {os.cpu_count()} cores; median [min-max] of {args.rounds} interleaved rounds")
 
     one = measure(1, kinds, args.rounds, args.seconds)
-    us = {k: [t / s * 1e6 for s, t in v] for k, v in one.items()}
-    print("\nCartPole-v1, num_envs=1, step() (Gymnasium front end): microseconds per step")
-    ours = statistics.median(us["envfleet"])
-    for kind, values in us.items():
-        mid = statistics.median(values)
-        ratio = f"   envfleet takes {ours / mid:.3f}x its time" if kind != "envfleet" else ""
-        print(f"  {kind:<10} {mid:8.2f} [{min(values):.2f}-{max(values):.2f}]{ratio}")
-
+    print_table(
+        "CartPole-v1, num_envs=1, step() (Gymnasium front end): microseconds per step",
+        {k: [t / s * 1e6 for s, t in v] for k, v in one.items()},
+        (8, ".2f"),
+        "envfleet takes {:.3f}x its time",
+    )
     many = measure(64, kinds, args.rounds, args.seconds)
-    sps = {k: [s * 64 / t for s, t in v] for k, v in many.items()}
-    print("\nCartPole-v1, num_envs=64, sync step(): env steps per second")
-    ours = statistics.median(sps["envfleet"])
-    for kind, values in sps.items():
-        mid = statistics.median(values)
-        ratio = f"   envfleet is {ours / mid:.1f}x" if kind != "envfleet" else ""
-        print(f"  {kind:<10} {mid:12,.0f} [{min(values):,.0f}-{max(values):,.0f}]{ratio}")
+    print_table(
+        "CartPole-v1, num_envs=64, sync step(): env steps per second",
+        {k: [s * 64 / t for s, t in v] for k, v in many.items()},
+        (12, ",.0f"),
+        "envfleet is {:.1f}x",
+    )
+
+
+def print_table(title: str, values: dict, fmt: tuple[int, str], ratio: str) -> None:
+    """Each kind's median [min-max] of ``values[kind]`` (width and format ``fmt``), and beside
+    the others ``ratio`` formatted with envfleet's median over theirs."""
+    width, spec = fmt
+    print(f"\n{title}")
+    ours = statistics.median(values["envfleet"])
+    for kind, xs in values.items():
+        mid = statistics.median(xs)
+        note = "   " + ratio.format(ours / mid) if kind != "envfleet" else ""
+        print(f"  {kind:<10} {mid:{width}{spec}} [{min(xs):{spec}}-{max(xs):{spec}}]{note}")
 
 
 if __name__ == "__main__":

@@ -526,8 +526,7 @@ class Report:
         if self.build_check:
             self.print_build()
         print("\nPer-round ratios:\n")
-        print("| ratio | " + " | ".join(f"round {i + 1}" for i in range(self.rounds)) + " |")
-        print("|---|" + "---|" * self.rounds)
+        print_table_head("ratio", *(f"round {i + 1}" for i in range(self.rounds)))
         for row in self.per_round:
             print(row)
         if self.contexts:
@@ -564,13 +563,15 @@ class Report:
 
     def print_versions(self) -> None:
         old, new = self.old, self.new
-        print(
-            f"| model | {old} env steps/s | {new} env steps/s | {old} mj_step/s "
-            f"| {new} mj_step/s | {new} / {old} |"
+        print_table_head(
+            "model",
+            f"{old} env steps/s",
+            f"{new} env steps/s",
+            f"{old} mj_step/s",
+            f"{new} mj_step/s",
+            f"{new} / {old}",
         )
-        print("|---|---|---|---|---|---|")
-        for name in self.names:
-            runs = self.results[name]
+        for name, runs in self.results.items():
             for key in ("old", "new", "old-ctypes", "envpool-ctypes"):
                 for x in runs.get(key, []):
                     if not ok(x):
@@ -614,13 +615,14 @@ class Report:
             f"{new} / {old} wheel (above) by {old} wheel / EnvPool's build: the physics "
             f"library's share of an envfleet ({new}) vs EnvPool comparison.\n"
         )
-        print(
-            f"| model | {old} wheel, ctypes loop | {old} EnvPool's build, ctypes loop "
-            f"| EnvPool's build / wheel | {new} wheel / EnvPool's build |"
+        print_table_head(
+            "model",
+            f"{old} wheel, ctypes loop",
+            f"{old} EnvPool's build, ctypes loop",
+            "EnvPool's build / wheel",
+            f"{new} wheel / EnvPool's build",
         )
-        print("|---|---|---|---|---|")
-        for name in self.names:
-            runs = self.results[name]
+        for name, runs in self.results.items():
             a, b = paired(runs["old-ctypes"], runs["envpool-ctypes"])
             if not a:
                 continue
@@ -660,13 +662,15 @@ class Report:
             "`envfleet.make(task, num_envs=1, num_threads=1)`); the raw C++ loop is envfleet's "
             "`_core.raw_step_rate` (one env, no Python).\n"
         )
-        print(
-            f"| task | MuJoCo {self.old} physics | MuJoCo {self.new} physics "
-            "| EnvPool 1.2.5 `step()` | envfleet `step()` | envfleet raw C++ loop |"
+        print_table_head(
+            "task",
+            f"MuJoCo {self.old} physics",
+            f"MuJoCo {self.new} physics",
+            "EnvPool 1.2.5 `step()`",
+            "envfleet `step()`",
+            "envfleet raw C++ loop",
         )
-        print("|---|---|---|---|---|---|")
-        for name in self.names:
-            runs = self.results[name]
+        for name, runs in self.results.items():
             cols = [rates(runs[k]) for k in ("old", "new", *self.contexts)]
             print(
                 f"| {MODELS[name][1]} | "
@@ -677,6 +681,12 @@ class Report:
                 errors = [x["error"] for x in runs[kind] if not ok(x)]
                 if errors:
                     self.notes.append(f"{name}: {kind} failed ({len(errors)}x): {errors[0]}")
+
+
+def print_table_head(*columns: str) -> None:
+    """A Markdown table's header row and the separator under it."""
+    print("| " + " | ".join(columns) + " |")
+    print("|" + "---|" * len(columns))
 
 
 def ok(res: dict) -> bool:
