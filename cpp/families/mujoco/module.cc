@@ -9,13 +9,12 @@
 #include "bind/env_module.h"
 #include "core/registry.h"
 #include "families/mujoco/ant.h"
-#include "families/mujoco/half_cheetah.h"
+#include "families/mujoco/half_cheetah_swimmer.h"
 #include "families/mujoco/hopper_walker2d.h"
 #include "families/mujoco/humanoid.h"
 #include "families/mujoco/inverted_pendulum.h"
 #include "families/mujoco/mujoco_env.h"
 #include "families/mujoco/reacher_pusher.h"
-#include "families/mujoco/swimmer.h"
 
 namespace envfleet {
 namespace {
