@@ -10,6 +10,8 @@ definition and from EnvPool's / Gymnasium's documented semantics, never from a r
 
 from __future__ import annotations
 
+import contextlib
+
 import gymnasium
 import numpy as np
 import pytest
@@ -752,15 +754,22 @@ def test_seed_list_gives_per_env_seeds():
         env.close()
 
 
-def _gymnasium_reference(num_envs=4):
-    return gymnasium.make_vec("CartPole-v1", num_envs, vectorization_mode="sync")
+@contextlib.contextmanager
+def _cartpole_and_reference(seed):
+    """A 4-env CartPole-v1 pool made with ``seed`` and Gymnasium's sync vector env of the same
+    task, both closed afterwards."""
+    env = envfleet.make("CartPole-v1", num_envs=4, seed=seed)
+    ref = gymnasium.make_vec("CartPole-v1", 4, vectorization_mode="sync")
+    try:
+        yield env, ref
+    finally:
+        env.close()
+        ref.close()
 
 
 @pytest.mark.parametrize("seed", [0, 7, 2**31 + 5])
 def test_reset_with_seed_matches_gymnasium(seed):
-    env = envfleet.make("CartPole-v1", num_envs=4, seed=999)
-    ref = _gymnasium_reference()
-    try:
+    with _cartpole_and_reference(999) as (env, ref):
         obs, _ = env.reset(seed=seed)
         ref_obs, _ = ref.reset(seed=seed)
         np.testing.assert_array_equal(obs, ref_obs)
@@ -777,33 +786,20 @@ def test_reset_with_seed_matches_gymnasium(seed):
         np.testing.assert_array_equal(env.reset()[0], ref.reset()[0])
         again, _ = env.reset(seed=seed)
         np.testing.assert_array_equal(again, ref_obs)
-    finally:
-        env.close()
-        ref.close()
 
 
 def test_make_seed_equals_gymnasium_reset_seed():
-    env = envfleet.make("CartPole-v1", num_envs=4, seed=11)
-    ref = _gymnasium_reference()
-    try:
+    with _cartpole_and_reference(11) as (env, ref):
         np.testing.assert_array_equal(env.reset()[0], ref.reset(seed=11)[0])
-    finally:
-        env.close()
-        ref.close()
 
 
 def test_partial_reset_with_seed_seeds_env_i_with_s_plus_i():
-    env = envfleet.make("CartPole-v1", num_envs=4, seed=999)
-    ref = _gymnasium_reference()
-    try:
+    with _cartpole_and_reference(999) as (env, ref):
         env.reset()
         ref_obs, _ = ref.reset(seed=21)
         obs, info = env.reset(env_id=[2, 0], seed=21)
         assert info["env_id"].tolist() == [2, 0]
         np.testing.assert_array_equal(obs, ref_obs[[2, 0]])
-    finally:
-        env.close()
-        ref.close()
 
 
 def test_env_error_is_a_runtime_error():
