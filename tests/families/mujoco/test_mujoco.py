@@ -30,6 +30,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from conftest import run_isolated
+from gymnasium_reference import make_reference
 
 import envfleet
 from envfleet import _mujoco  # the test extra installs the engine: no skip if it is missing
@@ -84,26 +85,6 @@ def assert_same(what, ours, ref):
         np.testing.assert_allclose(ours, ref, rtol=1e-12, atol=1e-300, err_msg=what)
 
 
-class _RawInfo(gym.Wrapper):
-    """Keeps each sub-env's own info dict: SyncVectorEnv batches info values with the dtype
-    of the first env that reports the key (HumanoidStandup-v4's impact cost can be the int
-    10), and we compare against the values Gymnasium's env itself returned."""
-
-    def reset(self, **kwargs):
-        obs, self.raw = self.env.reset(**kwargs)
-        return obs, self.raw
-
-    def step(self, action):
-        *out, self.raw = self.env.step(action)
-        return (*out, self.raw)
-
-
-def make_reference(task_id, **kwargs):
-    return gym.make_vec(
-        task_id, num_envs=NUM_ENVS, vectorization_mode="sync", wrappers=[_RawInfo], **kwargs
-    )
-
-
 @pytest.fixture
 def allow_pusher_v4(monkeypatch):
     """Gymnasium's Pusher-v4 refuses mujoco >= 3 (its published results came from mujoco 2;
@@ -144,7 +125,7 @@ def run_aligned(task_id, seed, steps, max_episode_steps=None, **options):
     if max_episode_steps is not None:
         kwargs["max_episode_steps"] = max_episode_steps
     ours = envfleet.make(task_id, num_envs=NUM_ENVS, seed=seed, **kwargs)
-    ref = make_reference(task_id, **kwargs)
+    ref = make_reference(task_id, NUM_ENVS, **kwargs)
     counts = {"terminated": 0, "truncated": 0}
     try:
         assert ours.single_observation_space == ref.single_observation_space

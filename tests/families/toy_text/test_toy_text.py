@@ -18,6 +18,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.envs.toy_text.frozen_lake import generate_random_map
+from gymnasium_reference import RawInfo, make_reference
 
 import envfleet
 
@@ -34,26 +35,6 @@ GYMNASIUM_IDS = {
     "Blackjack-v1": (None, {"sab": True, "natural": False}),
 }
 GUIDED = ("Taxi", "CliffWalking")
-
-
-class _RawInfo(gym.Wrapper):
-    """Keeps each sub-env's own info: SyncVectorEnv batches info values with the dtype of the
-    first env that has the key, so a reset's int ``prob=1`` in env 0 truncates the other envs'
-    float probabilities (1/3 -> 0) in the batched info. We always report float64."""
-
-    def reset(self, **kwargs):
-        obs, self.raw = self.env.reset(**kwargs)
-        return obs, self.raw
-
-    def step(self, action):
-        *out, self.raw = self.env.step(action)
-        return (*out, self.raw)
-
-
-def _make_reference(task_id, **kwargs):
-    return gym.make_vec(
-        task_id, num_envs=NUM_ENVS, vectorization_mode="sync", wrappers=[_RawInfo], **kwargs
-    )
 
 
 def _greedy_table(env) -> np.ndarray:
@@ -106,7 +87,7 @@ def _run_aligned(task_id, seed, steps, envfleet_kwargs=None, ref=None, **kwargs)
     on the step after an episode ended (the autoreset step), for checks on the trajectories.
     """
     ours = envfleet.make(task_id, num_envs=NUM_ENVS, seed=seed, **(envfleet_kwargs or kwargs))
-    ref = ref if ref is not None else _make_reference(task_id, **kwargs)
+    ref = ref if ref is not None else make_reference(task_id, NUM_ENVS, **kwargs)
     try:
         n_a = ref.single_action_space.n
         rng = np.random.default_rng(seed + 1000)
@@ -270,7 +251,7 @@ def test_frozen_lake_random_map():
 
     def env_fn(i):
         desc = generate_random_map(seed=seed + i)
-        return lambda: _RawInfo(gym.make("FrozenLake-v1", desc=desc))
+        return lambda: RawInfo(gym.make("FrozenLake-v1", desc=desc))
 
     ref = gym.vector.SyncVectorEnv([env_fn(i) for i in range(NUM_ENVS)])
     episodes, _, _ = _run_aligned(
