@@ -395,10 +395,17 @@ def test_async_spaces_have_batch_size_rows(counting):
 # ---------------------------------------------------------------------------------------------
 
 
-def test_partial_reset_returns_only_those_envs(counting):
+@pytest.fixture
+def stepped_counting(counting):
+    """Four Counting envs (episode_length 10), reset, then stepped once with actions 0-3."""
     env = counting(num_envs=4, episode_length=10)
     env.reset()
     env.step(np.arange(4))
+    return env
+
+
+def test_partial_reset_returns_only_those_envs(stepped_counting):
+    env = stepped_counting
     obs, info = env.reset(env_id=[1, 3])
     assert info["env_id"].tolist() == [1, 3]
     assert obs.tolist() == [[0, 2], [0, 2]]
@@ -409,10 +416,8 @@ def test_partial_reset_returns_only_those_envs(counting):
     assert rew.tolist() == [1.0, 2.0, 3.0, 4.0]
 
 
-def test_reset_mask_returns_the_full_batch(counting):
-    env = counting(num_envs=4, episode_length=10)
-    env.reset()
-    env.step(np.arange(4))
+def test_reset_mask_returns_the_full_batch(stepped_counting):
+    env = stepped_counting
     mask = np.array([True, False, True, False])
     obs, info = env.reset(options={"reset_mask": mask})
     assert obs.shape == (4, 2)
@@ -422,23 +427,19 @@ def test_reset_mask_returns_the_full_batch(counting):
     assert rew.tolist() == [5.0, 6.0, 7.0, 8.0]
 
 
-def test_reset_mask_after_a_partial_reset(counting):
+def test_reset_mask_after_a_partial_reset(stepped_counting):
     # The envs not in the mask keep their latest observation, whichever call produced it.
-    env = counting(num_envs=4, episode_length=10)
-    env.reset()
-    env.step(np.arange(4))
+    env = stepped_counting
     env.reset(env_id=[1, 3])
     obs, info = env.reset(options={"reset_mask": np.array([True, False, False, False])})
     assert obs.shape == (4, 2)
     assert obs.tolist() == [[0, 2], [0, 2], [1, 1], [0, 2]]
 
 
-def test_reset_mask_info_rows_align_with_obs(counting):
+def test_reset_mask_info_rows_align_with_obs(stepped_counting):
     # Gymnasium's vector envs give every info array one row per env (with a `_key` mask);
     # a row-aligned info is what wrappers and users index with obs rows.
-    env = counting(num_envs=4, episode_length=10)
-    env.reset()
-    env.step(np.arange(4))
+    env = stepped_counting
     obs, info = env.reset(options={"reset_mask": np.array([False, True, False, True])})
     for key in ("env_id", "elapsed_step"):
         assert len(info[key]) == len(obs), (
