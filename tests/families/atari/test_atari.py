@@ -406,19 +406,21 @@ def test_every_game_makes_resets_and_steps():
         env.close()
 
 
-def test_bad_options():
-    with pytest.raises(ValueError, match="img_height"):
-        envfleet.make("Pong-v5", img_height=300)
-    with pytest.raises(ValueError, match="mode 5 is not available"):
-        envfleet.make("Pong-v5", mode=5)
-    with pytest.raises(ValueError, match="difficulty 9"):
-        envfleet.make("Pong-v5", difficulty=9)
-    with pytest.raises(ValueError, match="ROM not found"):
-        envfleet.make("Pong-v5", game="no_such_game")
-    with pytest.raises(ValueError, match="stack_num"):
-        envfleet.make("Pong-v5", stack_num=0)
-    with pytest.raises(ValueError, match="repeat_action_probability"):
-        envfleet.make("Pong-v5", repeat_action_probability=1.5)
+@pytest.mark.parametrize(
+    ("options", "match"),
+    [
+        ({"img_height": 300}, "img_height"),
+        ({"mode": 5}, "mode 5 is not available"),
+        ({"difficulty": 9}, "difficulty 9"),
+        ({"game": "no_such_game"}, "ROM not found"),
+        ({"stack_num": 0}, "stack_num"),
+        ({"repeat_action_probability": 1.5}, "repeat_action_probability"),
+    ],
+    ids=lambda x: next(iter(x)) if isinstance(x, dict) else None,
+)
+def test_bad_options(options, match):
+    with pytest.raises(ValueError, match=match):
+        envfleet.make("Pong-v5", **options)
 
 
 # ---- pool behaviour ---------------------------------------------------------------------------
