@@ -91,3 +91,25 @@ def counting():
     yield make
     for pool in pools:
         pool.close()
+
+
+# ---- tests/cpp: the C++ unit tests and the test-only module, built once per session ----------
+
+
+@pytest.fixture(scope="session")
+def testing_module():
+    """The test-only extension module ``_envfleet_testing`` (tests/cpp/testing_module), built
+    from tests/cpp by tests/cpp_build.py; a failed build fails the test, with the compiler's
+    output. Its directory is put on sys.path, so that a ``Family(...,
+    module="_envfleet_testing")`` can import it by name."""
+    import cpp_build
+
+    return cpp_build.import_testing_module()
+
+
+@pytest.fixture(scope="session")
+def cpp_tests_executable():
+    """The path of the ``envfleet_cpp_tests`` runner (tests/cpp/check_main.cc), built as above."""
+    import cpp_build
+
+    return cpp_build.cpp_tests_executable()

@@ -1,5 +1,9 @@
 """envfleet::NumpyGenerator (cpp/common/numpy/random.h) must match live numpy bit for bit.
 
+The C++ side runs through the test-only module _envfleet_testing (tests/cpp/testing_module),
+built by the ``testing_module`` fixture; its properties are tested in C++ too
+(tests/cpp/common/numpy/random_test.cc).
+
 Reference: gymnasium.utils.seeding.np_random(seed), i.e.
 np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed))). No golden values: every
 expectation is computed here by the installed numpy.
@@ -12,9 +16,19 @@ import numpy as np
 import pytest
 from gymnasium.utils import seeding
 
-from envfleet._core import _testing
+_module = None  # _envfleet_testing (tests/cpp/testing_module), set by the fixture below
 
-draws = _testing.numpy_generator_draws
+
+@pytest.fixture(scope="module", autouse=True)
+def _testing_module(testing_module):
+    global _module
+    _module = testing_module
+
+
+def draws(seed, program):
+    """envfleet::NumpyGenerator(seed) running ``program``: [(kind, a, b), ...] -> values."""
+    return _module.numpy_generator_draws(seed, program)
+
 
 SPECIAL_SEEDS = [
     0,

@@ -1,12 +1,15 @@
-// AtariResizeCheck: a test fixture, not a game. Each reset or step draws a new uint8 image
-// (uniform noise, Atari-like runs of a few colours, or 0/255 extremes, in turn) and returns it
-// as obs "src" (H, W[, C]) together with its resize by PlaneResizer as obs "dst", so the tests
-// can compare "dst" with cv2.resize(src) bit for bit through the ordinary pool. Channels are
-// interleaved as cv2 holds them and resized one plane at a time, as the Atari env does.
-#ifndef ENVFLEET_ENVS_ATARI_RESIZE_CHECK_H_
-#define ENVFLEET_ENVS_ATARI_RESIZE_CHECK_H_
+// AtariResizeCheck: a fixture env type of the test-only module _envfleet_testing (module.cc),
+// not a game. Each reset or step draws a new uint8 image (uniform noise, Atari-like runs of a
+// few colours, or 0/255 extremes, in turn) and returns it as obs "src" (H, W[, C]) together
+// with its resize by cpp/families/atari/resize.h's PlaneResizer as obs "dst", so
+// tests/families/atari/test_atari_resize.py can compare "dst" with cv2.resize(src) bit for bit
+// through the ordinary pool. Channels are interleaved as cv2 holds them and resized one plane
+// at a time, as the Atari env does. Header-only resize code: no ALE needed.
+#ifndef ENVFLEET_TESTS_CPP_TESTING_MODULE_ATARI_RESIZE_CHECK_H_
+#define ENVFLEET_TESTS_CPP_TESTING_MODULE_ATARI_RESIZE_CHECK_H_
 
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <vector>
 
@@ -15,9 +18,9 @@
 #include "families/atari/resize.h"
 
 namespace envfleet {
-namespace atari {
+namespace testing {
 
-class ResizeCheckEnv : public Env {
+class AtariResizeCheckEnv : public Env {
  public:
   static Config DefaultConfig() {
     return {{"src_height", int64_t{210}}, {"src_width", int64_t{160}}, {"dst_height", int64_t{84}},
@@ -39,7 +42,7 @@ class ResizeCheckEnv : public Env {
     return spec;
   }
 
-  ResizeCheckEnv(const Config& config, uint64_t seed)
+  AtariResizeCheckEnv(const Config& config, uint64_t seed)
       : Env(seed),
         sh_(static_cast<int>(config.Get<int64_t>("src_height"))),
         sw_(static_cast<int>(config.Get<int64_t>("src_width"))),
@@ -95,12 +98,12 @@ class ResizeCheckEnv : public Env {
   }
 
   int sh_, sw_, dh_, dw_, c_;
-  PlaneResizer resizer_;
+  atari::PlaneResizer resizer_;
   std::vector<uint8_t> src_, dst_, plane_in_, plane_out_;
   int64_t count_ = 0;
 };
 
-}  // namespace atari
+}  // namespace testing
 }  // namespace envfleet
 
-#endif  // ENVFLEET_ENVS_ATARI_RESIZE_CHECK_H_
+#endif  // ENVFLEET_TESTS_CPP_TESTING_MODULE_ATARI_RESIZE_CHECK_H_

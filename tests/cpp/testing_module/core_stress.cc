@@ -1,10 +1,14 @@
-// Test-only bindings of the core's concurrency primitives, so the Python suite can stress
-// them directly (many threads, many items) without going through an environment.
+// _envfleet_testing's hooks into the core's concurrency primitives (cpp/core/action_queue.h,
+// semaphore.h, thread_pool.h), so tests/core/test_concurrency.py can stress them directly
+// (many threads, many items) without going through an environment.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 

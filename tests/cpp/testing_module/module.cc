@@ -1,13 +1,30 @@
+// _envfleet_testing: envfleet's test-only extension module, built by tests/cpp/CMakeLists.txt
+// and never shipped. It holds what the Python tests need beyond the public surface:
+//   action_queue_stress, semaphore_stress, parallel_for_check   (core_stress.cc)
+//   numpy_generator_draws                                       (numpy_random_draws.cc)
+//   env_types, env_spec, Pool, raw_step_rate over its own env types, through the shipped
+//   binding template (cpp/bind/env_module.h): AtariResizeCheck (atari_resize_check.h)
+// Tests register task ids for these types with Family("testing", module="_envfleet_testing").
 #include <nanobind/nanobind.h>
 
-namespace envfleet {
+#include "bind/env_module.h"
+#include "core/registry.h"
+#include "testing_module/atari_resize_check.h"
 
+namespace envfleet {
 void BindNumpyRandomTesting(nanobind::module_& m);
 void BindCoreTesting(nanobind::module_& m);
-
-void BindTesting(nanobind::module_& m) {
-  BindNumpyRandomTesting(m);
-  BindCoreTesting(m);
-}
-
 }  // namespace envfleet
+
+namespace {
+struct TestingModule {};  // tags this module's Pool type (cpp/bind/env_module.h)
+}  // namespace
+
+NB_MODULE(_envfleet_testing, m) {
+  m.doc() = "envfleet's test-only hooks and fixture env types (tests/cpp/testing_module).";
+  envfleet::BindNumpyRandomTesting(m);
+  envfleet::BindCoreTesting(m);
+  static envfleet::EnvTypeMap types = {
+      {"AtariResizeCheck", envfleet::MakeEnvType<envfleet::testing::AtariResizeCheckEnv>()}};
+  envfleet::bind::BindEnvModule<TestingModule>(m, types);
+}

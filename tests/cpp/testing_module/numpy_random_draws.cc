@@ -1,5 +1,6 @@
-// Test-only binding: replays a program of draws on envfleet::NumpyGenerator so
-// tests/core/test_numpy_random.py can compare it with live numpy.
+// _envfleet_testing's numpy_generator_draws: replays a program of draws on
+// envfleet::NumpyGenerator (cpp/common/numpy/random.h) so tests/core/test_numpy_random.py can
+// compare it with live numpy.
 #include <nanobind/nanobind.h>
 
 #include <cstdint>

@@ -1,9 +1,10 @@
 """The Atari env's resize (cpp/families/atari/resize.h) against OpenCV, bit for bit.
 
-Random images come from the ``AtariResizeCheck`` fixture type, which returns each image it
-draws (uniform noise, Atari-like runs of a few levels with repeated rows, 0/255 extremes)
-together with its resize by the C++ code; real frames come from the Atari env itself, asked
-for full-size frames (img 210x160, an exact copy) next to the same run resized.
+Random images come from the ``AtariResizeCheck`` fixture type of the test-only module
+_envfleet_testing (tests/cpp/testing_module/atari_resize_check.h; no ALE needed), which returns
+each image it draws (uniform noise, Atari-like runs of a few levels with repeated rows, 0/255
+extremes) together with its resize by the C++ code; real frames come from the Atari env itself,
+asked for full-size frames (img 210x160, an exact copy) next to the same run resized.
 """
 
 from __future__ import annotations
@@ -13,8 +14,20 @@ import numpy as np
 import pytest
 
 import envfleet
+from envfleet import registry
+from envfleet.registry import Family, register
 
-envfleet.register("AtariResizeCheck-v0", "AtariResizeCheck")
+
+@pytest.fixture(scope="module")
+def resize_check(testing_module):
+    """AtariResizeCheck-v0, served by the test module's own Pool; registered for this module's
+    tests only (no other test sees a task id of the test-only module)."""
+    task_id = "AtariResizeCheck-v0"
+    register(task_id, "AtariResizeCheck", family=Family("testing", module=testing_module.__name__))
+    yield task_id
+    registry._registry.pop(task_id, None)
+    registry._family_of_type.pop("AtariResizeCheck", None)
+
 
 SIZES = [
     # (src h, src w, dst h, dst w)
@@ -40,10 +53,10 @@ SIZES = [
 @pytest.mark.parametrize("channels", [1, 3])
 @pytest.mark.parametrize("inter_area", [True, False], ids=["area", "linear"])
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: "x".join(map(str, s)))
-def test_resize_matches_opencv(size, inter_area, channels):
+def test_resize_matches_opencv(resize_check, size, inter_area, channels):
     sh, sw, dh, dw = size
     env = envfleet.make(
-        "AtariResizeCheck-v0",
+        resize_check,
         num_envs=3,
         seed=size[2] * 1000 + size[3],
         src_height=sh,

@@ -1,0 +1,148 @@
+// cpp/core/function_env.h: options packed as an aligned struct, the three C functions driven
+// as an Env, error codes turned into exceptions, and the C rng functions drawing from the
+// env's own NumpyGenerator.
+#include "core/function_env.h"
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+#include "check.h"
+#include "common/numpy/math.h"
+
+namespace envfleet {
+namespace {
+
+template <typename T>
+T At(const std::vector<char>& bytes, size_t offset) {
+  T value;
+  std::memcpy(&value, bytes.data() + offset, sizeof(T));
+  return value;
+}
+
+TEST(FunctionEnv, OptionsArePackedInOrderEachAlignedToItsSize) {
+  const Config config = {{"flag", true}, {"n", int64_t{-7}}, {"x", 2.5}, {"on", false}};
+  const std::vector<char> bytes = PackOptions(config, {"flag", "n", "x", "on"});
+  // flag @0, padding to 8, n @8, x @16, on @24; then rounded up to 8 plus 8 spare bytes.
+  CHECK_EQ(bytes.size(), 40u);
+  CHECK_EQ(At<uint8_t>(bytes, 0), 1);
+  CHECK_EQ(At<int64_t>(bytes, 8), -7);
+  CHECK_EQ(At<double>(bytes, 16), 2.5);
+  CHECK_EQ(At<uint8_t>(bytes, 24), 0);
+  // Another order: two bools share the first bytes.
+  const std::vector<char> other = PackOptions(config, {"on", "flag", "x"});
+  CHECK_EQ(At<uint8_t>(other, 0), 0);
+  CHECK_EQ(At<uint8_t>(other, 1), 1);
+  CHECK_EQ(At<double>(other, 8), 2.5);
+  CHECK_EQ(other.size(), 24u);
+}
+
+TEST(FunctionEnv, PackingNoOptionsGivesANonEmptyBuffer) {
+  const std::vector<char> bytes = PackOptions(Config{}, {});
+  CHECK_EQ(bytes.size(), 8u);  // never empty: data() is always a valid pointer
+}
+
+TEST(FunctionEnv, PackingRejectsOptionsOfOtherKinds) {
+  const Config config = {{"name", std::string("x")}, {"w", std::vector<double>{1.0}}};
+  CHECK_THROWS_WITH(std::invalid_argument, "'name'", PackOptions(config, {"name"}));
+  CHECK_THROWS_WITH(std::invalid_argument, "'w'", PackOptions(config, {"w"}));
+}
+
+// state: [int64 steps, double last draw]; options: [int64 limit]; obs float64[2].
+int CountReset(void* state, void* rng, const void*) {
+  auto* s = static_cast<int64_t*>(state);
+  s[0] = 0;
+  const double u = envfleet_rng_random(rng);
+  std::memcpy(&s[1], &u, sizeof(u));
+  return 0;
+}
+int CountStep(void* state, const void* action, void* rng, const void* options, double* reward,
+              uint8_t* terminated) {
+  auto* s = static_cast<int64_t*>(state);
+  const int64_t a = *static_cast<const int64_t*>(action);
+  if (a == 7) return 7;  // the function's own error code
+  if (a == 1) return 1;  // "raised an exception" (the Numba convention)
+  ++s[0];
+  const double u = envfleet_rng_uniform(rng, -1.0, 1.0);
+  std::memcpy(&s[1], &u, sizeof(u));
+  *reward = static_cast<double>(a);
+  *terminated = s[0] >= *static_cast<const int64_t*>(options);
+  return 0;
+}
+int CountObserve(const void* state, void* const* outputs) {
+  const auto* s = static_cast<const int64_t*>(state);
+  auto* obs = static_cast<double*>(outputs[0]);
+  obs[0] = static_cast<double>(s[0]);
+  std::memcpy(&obs[1], &s[1], sizeof(double));
+  return 0;
+}
+
+std::shared_ptr<FunctionEnvDef> CountDef() {
+  auto def = std::make_shared<FunctionEnvDef>();
+  def->name = "Count";
+  def->spec.obs = {Box("obs", DType::kFloat64, {2}, {}, {})};
+  def->spec.action = Discrete("action", 10);
+  def->defaults = {{"limit", int64_t{2}}};
+  def->option_order = {"limit"};
+  def->state_bytes = 16;
+  def->reset = CountReset;
+  def->step = CountStep;
+  def->observe = CountObserve;
+  return def;
+}
+
+TEST(FunctionEnv, RunsTheFunctionsAsAnEnvWithItsOwnStream) {
+  auto def = CountDef();
+  FunctionEnv env(def, def->defaults, 42);
+  NumpyGenerator reference(42);
+  double obs[2] = {-1, -1};
+  char* bases[] = {reinterpret_cast<char*>(obs)};
+  const size_t row_bytes[] = {sizeof(obs)};
+  const OutputSlot slot(bases, row_bytes, 0);
+  env.Reset();
+  env.Write(slot);
+  CHECK_EQ(obs[0], 0.0);
+  CHECK_EQ(obs[1], reference.Random());
+  const int64_t action = 3;
+  env.Step(&action);
+  env.Write(slot);
+  CHECK_EQ(env.reward(), 3.0);
+  CHECK(!env.terminated());
+  CHECK_EQ(obs[0], 1.0);
+  CHECK_EQ(obs[1], reference.Uniform(-1.0, 1.0));
+  env.Step(&action);
+  CHECK(env.terminated());  // limit 2, read from the packed options
+}
+
+TEST(FunctionEnv, NonZeroReturnCodesBecomeExceptionsNamingTheEnv) {
+  auto def = CountDef();
+  FunctionEnv env(def, def->defaults, 0);
+  env.Reset();
+  const int64_t own = 7, raised = 1;
+  CHECK_THROWS_WITH(std::runtime_error, "Count step returned error code 7", env.Step(&own));
+  CHECK_THROWS_WITH(std::runtime_error, "Count step raised an exception", env.Step(&raised));
+}
+
+TEST(FunctionEnv, TooManyKeysAreRejected) {
+  auto def = CountDef();
+  for (int i = 0; i < 40; ++i) def->spec.info.push_back(Box("i", DType::kFloat64, {}, {}, {}));
+  CHECK_THROWS(std::invalid_argument, FunctionEnv(def, def->defaults, 0));
+}
+
+TEST(FunctionEnv, TheCRngFunctionsDrawLikeTheGenerator) {
+  NumpyGenerator a(9), b(9);
+  CHECK_EQ(envfleet_rng_random(&a), b.Random());
+  CHECK_EQ(envfleet_rng_uniform(&a, 2.0, 5.0), b.Uniform(2.0, 5.0));
+  CHECK_EQ(envfleet_rng_integers(&a, -3, 40), b.Integers(-3, 40));
+  CHECK_EQ(envfleet_rng_standard_normal(&a), b.StandardNormal());
+  // normal(loc, scale): loc + scale * z, rounded twice (never one fused multiply-add).
+  const double z = b.StandardNormal();
+  const double expected = 0.1 + numpy_math::Opaque(0.3 * z);
+  CHECK_EQ(envfleet_rng_normal(&a, 0.1, 0.3), expected);
+  CHECK_EQ(a.NextUint64(), b.NextUint64());  // both streams are at the same place
+}
+
+}  // namespace
+}  // namespace envfleet

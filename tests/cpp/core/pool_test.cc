@@ -1,0 +1,631 @@
+// cpp/core/pool.h end to end, driven as the binding drives it (cpp/bind/env_module.h: copy
+// actions into their slots, Enqueue, Wait, Deliver, then end the lease or Discard), over a
+// tiny env defined here: sync order, async batches, the three autoreset modes, time limits,
+// continued episodes, determinism across thread counts, env errors, seeding and leases.
+#include "core/pool.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "check.h"
+#include "core/registry.h"
+
+namespace envfleet {
+namespace {
+
+// obs "obs" int64 [steps in this episode, episodes started, last action, seed];
+// info "draw" float64: a Random() drawn by every reset and step.
+class TinyEnv : public Env {
+ public:
+  static Config DefaultConfig() {
+    return {{"episode_length", int64_t{3}},  {"fail_at_step", int64_t{-1}},
+            {"fail_seed", int64_t{-1}},      {"throw_non_std", false},
+            {"continue_episodes", false},    {"build_us", int64_t{0}},
+            {"fail_build_seed", int64_t{-1}}};
+  }
+  static EnvSpec Spec(const Config&) {
+    EnvSpec spec;
+    spec.obs = {Box("obs", DType::kInt64, {4}, {}, {})};
+    spec.info = {Box("draw", DType::kFloat64, {}, {0.0}, {1.0})};
+    spec.action = Discrete("action", 10);
+    return spec;
+  }
+  TinyEnv(const Config& config, uint64_t seed)
+      : Env(seed),
+        seed_(static_cast<int64_t>(seed)),
+        episode_length_(config.Get<int64_t>("episode_length")),
+        fail_at_step_(config.Get<int64_t>("fail_at_step")),
+        fail_seed_(config.Get<int64_t>("fail_seed")),
+        throw_non_std_(config.Get<bool>("throw_non_std")),
+        continue_episodes_(config.Get<bool>("continue_episodes")) {
+    std::this_thread::sleep_for(std::chrono::microseconds(config.Get<int64_t>("build_us")));
+    if (seed_ == config.Get<int64_t>("fail_build_seed")) {
+      throw std::runtime_error("cannot build env " + std::to_string(seed_));
+    }
+  }
+  void Reset() override {
+    steps_ = 0;
+    ++episodes_;
+    last_action_ = -1;
+    draw_ = rng().Random();
+  }
+  void Step(const void* action) override {
+    last_action_ = *static_cast<const int64_t*>(action);
+    ++steps_;
+    draw_ = rng().Random();
+    if (steps_ == fail_at_step_ && (fail_seed_ < 0 || fail_seed_ == seed_)) {
+      if (throw_non_std_) throw 42;
+      throw std::runtime_error("boom at step " + std::to_string(steps_));
+    }
+    reward_ = static_cast<double>(last_action_) + draw_;
+    terminated_ = steps_ >= episode_length_;
+  }
+  void Write(const OutputSlot& out) const override {
+    int64_t* obs = out.Get<int64_t>(0);
+    obs[0] = steps_;
+    obs[1] = episodes_;
+    obs[2] = last_action_;
+    obs[3] = seed_;
+    *out.Get<double>(1) = draw_;
+  }
+  bool ResetAfterTermination() override {
+    Reset();
+    return continue_episodes_;
+  }
+
+ private:
+  int64_t seed_;
+  int64_t episode_length_, fail_at_step_, fail_seed_;
+  bool throw_non_std_, continue_episodes_;
+  int64_t steps_ = 0, episodes_ = 0, last_action_ = -1;
+  double draw_ = 0.0;
+};
+
+struct Row {
+  double reward;
+  bool terminated, truncated;
+  int32_t env_id, elapsed;
+  int64_t steps, episodes, action, seed;
+  double draw;
+  bool has_final = false;
+  int64_t final_steps = -1, final_episodes = -1;
+  double final_draw = -1;
+
+  bool operator==(const Row&) const = default;
+};
+
+struct Batch {
+  bool failed = false;
+  int32_t failed_env = -1;
+  std::string error;
+  std::vector<Row> rows;
+
+  std::vector<int32_t> EnvIds() const {
+    std::vector<int32_t> ids;
+    for (const Row& row : rows) ids.push_back(row.env_id);
+    return ids;
+  }
+};
+
+// What PyPool does, minus Python.
+class Driver {
+ public:
+  Driver(Config overrides, int num_envs, int batch_size, int num_threads,
+         AutoresetMode mode = AutoresetMode::kNextStep, int64_t max_episode_steps = 0,
+         uint64_t first_seed = 100) {
+    const EnvType type = MakeEnvType<TinyEnv>();
+    Config config = type.defaults;
+    for (const auto& [key, value] : overrides.values()) config.Set(key, value);
+    PoolOptions options;
+    options.num_envs = num_envs;
+    options.batch_size = batch_size;
+    options.num_threads = num_threads;
+    options.autoreset_mode = mode;
+    options.max_episode_steps = max_episode_steps;
+    for (int i = 0; i < num_envs; ++i) options.seeds.push_back(first_seed + i);
+    pool = std::make_unique<Pool>(type.spec(config), config, type.factory, std::move(options));
+  }
+
+  Batch Reset(std::vector<int32_t> ids) { return Run(ids, {}, true); }
+  Batch ResetAll() { return Reset(AllIds()); }
+  // Sync step (seal): the batch holds exactly these envs, in this order.
+  Batch Step(std::vector<int32_t> ids, std::vector<int64_t> actions) {
+    return Run(ids, actions, false);
+  }
+  Batch StepAll(int64_t action) {
+    return Step(AllIds(), std::vector<int64_t>(pool->options().num_envs, action));
+  }
+
+  // Async: queue without sealing (send) / take the next batch (recv).
+  void Send(const std::vector<int32_t>& ids, const std::vector<int64_t>& actions, bool reset) {
+    for (size_t i = 0; i < ids.size() && !reset; ++i) SetAction(ids[i], actions[i]);
+    pool->Enqueue(ids.data(), ids.size(), reset, /*seal=*/false, /*reserve=*/0);
+  }
+  Batch Recv() {
+    pool->Wait();
+    return Collect(pool->Deliver());
+  }
+
+  std::vector<int32_t> AllIds() const {
+    std::vector<int32_t> ids(static_cast<size_t>(pool->options().num_envs));
+    std::iota(ids.begin(), ids.end(), 0);
+    return ids;
+  }
+
+  std::unique_ptr<Pool> pool;
+
+ private:
+  void SetAction(int32_t id, int64_t action) {
+    std::memcpy(pool->action_slot(id), &action, sizeof(action));
+  }
+
+  Batch Run(const std::vector<int32_t>& ids, const std::vector<int64_t>& actions, bool reset) {
+    for (size_t i = 0; i < ids.size() && !reset; ++i) SetAction(ids[i], actions[i]);
+    const int64_t threads = pool->options().num_threads;
+    const int64_t reserve = (static_cast<int64_t>(ids.size()) + threads) / (threads + 1);
+    pool->Enqueue(ids.data(), ids.size(), reset, /*seal=*/true, reserve);
+    return Recv();
+  }
+
+  size_t Key(const std::string& name) const {
+    const auto& keys = pool->layout().keys;
+    for (size_t k = 0; k < keys.size(); ++k) {
+      if (keys[k].name == name) return k;
+    }
+    return keys.size();
+  }
+
+  Batch Collect(Block* block) {
+    Batch batch;
+    const BlockLayout& layout = pool->layout();
+    if (block->failed.load()) {
+      batch.failed = true;
+      batch.failed_env = block->failed_env;
+      batch.error = block->error;
+      const auto* ids = reinterpret_cast<const int32_t*>(block->key_bases[kEnvId]);
+      for (int64_t r = block->first_row; r < static_cast<int64_t>(layout.batch_size); ++r) {
+        Row row{};
+        row.env_id = ids[r];
+        batch.rows.push_back(row);
+      }
+      pool->Discard(block);
+      return batch;
+    }
+    const size_t obs = Key("obs"), draw = Key("draw");
+    const size_t final_obs = Key("final_obs:obs"), final_draw = Key("final_info:draw");
+    for (int64_t r = block->first_row; r < static_cast<int64_t>(layout.batch_size); ++r) {
+      Row row{};
+      row.reward = reinterpret_cast<const double*>(block->key_bases[kReward])[r];
+      row.terminated = reinterpret_cast<const bool*>(block->key_bases[kTerminated])[r];
+      row.truncated = reinterpret_cast<const bool*>(block->key_bases[kTruncated])[r];
+      row.env_id = reinterpret_cast<const int32_t*>(block->key_bases[kEnvId])[r];
+      row.elapsed = reinterpret_cast<const int32_t*>(block->key_bases[kElapsedStep])[r];
+      const int64_t* o = reinterpret_cast<const int64_t*>(block->key_bases[obs]) + 4 * r;
+      row.steps = o[0];
+      row.episodes = o[1];
+      row.action = o[2];
+      row.seed = o[3];
+      row.draw = reinterpret_cast<const double*>(block->key_bases[draw])[r];
+      if (final_obs < layout.keys.size()) {
+        const int64_t* f = reinterpret_cast<const int64_t*>(block->key_bases[final_obs]) + 4 * r;
+        row.has_final = true;
+        row.final_steps = f[0];
+        row.final_episodes = f[1];
+        row.final_draw = reinterpret_cast<const double*>(block->key_bases[final_draw])[r];
+      }
+      batch.rows.push_back(row);
+    }
+    // Lease it as Python would, and end the lease at once (the arrays died).
+    pool->arena()->AddRef();
+    pool->arena()->EndLease(block);
+    return batch;
+  }
+};
+
+TEST(Pool, OutputKeysAreTheCommonOnesThenObsThenInfo) {
+  for (AutoresetMode mode :
+       {AutoresetMode::kNextStep, AutoresetMode::kSameStep, AutoresetMode::kDisabled}) {
+    Driver d({}, 2, 2, 1, mode);
+    std::vector<std::string> names;
+    for (const ArraySpec& key : d.pool->layout().keys) names.push_back(key.name);
+    std::vector<std::string> expected = {"reward",       "terminated", "truncated", "env_id",
+                                         "elapsed_step", "obs",        "draw"};
+    if (mode == AutoresetMode::kSameStep) {
+      expected.push_back("final_obs:obs");
+      expected.push_back("final_info:draw");
+    }
+    CHECK_EQ(names, expected);
+  }
+}
+
+TEST(Pool, SyncResultsComeInSendOrder) {
+  Driver d({{"episode_length", int64_t{1000}}}, 4, 4, 2);
+  Batch reset = d.ResetAll();
+  CHECK_EQ(reset.EnvIds(), (std::vector<int32_t>{0, 1, 2, 3}));
+  for (const Row& row : reset.rows) {
+    CHECK_EQ(row.elapsed, 0);
+    CHECK_EQ(row.steps, 0);
+    CHECK_EQ(row.episodes, 1);
+    CHECK_EQ(row.reward, 0.0);
+    CHECK_EQ(row.seed, 100 + row.env_id);  // env i got seeds[i]
+  }
+  for (int round = 0; round < 20; ++round) {
+    std::vector<int32_t> ids = {3, 1, 0, 2};
+    std::rotate(ids.begin(), ids.begin() + round % 4, ids.end());
+    std::vector<int64_t> actions;
+    for (int32_t id : ids) actions.push_back(id + 5);
+    Batch batch = d.Step(ids, actions);
+    CHECK_EQ(batch.EnvIds(), ids);
+    for (const Row& row : batch.rows) CHECK_EQ(row.action, row.env_id + 5);  // its own action
+  }
+}
+
+TEST(Pool, APartialSyncStepReturnsABatchOfJustThoseEnvs) {
+  Driver d({}, 5, 5, 2);
+  d.ResetAll();
+  Batch batch = d.Step({4, 2}, {7, 8});
+  CHECK_EQ(batch.EnvIds(), (std::vector<int32_t>{4, 2}));
+  CHECK_EQ(batch.rows[0].action, 7);
+  CHECK_EQ(batch.rows[1].action, 8);
+  CHECK_EQ(d.pool->pending(), 0);
+  Batch reset = d.Reset({1});
+  CHECK_EQ(reset.EnvIds(), std::vector<int32_t>{1});
+  CHECK_EQ(reset.rows[0].episodes, 2);
+  Batch all = d.StepAll(1);  // and a full batch again afterwards
+  CHECK_EQ(all.EnvIds(), (std::vector<int32_t>{0, 1, 2, 3, 4}));
+  CHECK_EQ(all.rows[4].steps, 2);
+  CHECK_EQ(all.rows[1].steps, 1);
+}
+
+TEST(Pool, AsyncBatchesHoldEachEnvOnceAndTrackWhatIsInFlight) {
+  Driver d({}, 6, 2, 2);
+  d.Send(d.AllIds(), {}, /*reset=*/true);
+  CHECK_EQ(d.pool->pending(), 6);
+  CHECK_EQ(d.pool->HeadNeeds(), 2);
+  std::vector<int32_t> seen;
+  for (int b = 0; b < 3; ++b) {
+    Batch batch = d.Recv();
+    REQUIRE_EQ(batch.rows.size(), 2u);
+    for (const Row& row : batch.rows) {
+      seen.push_back(row.env_id);
+      CHECK(!d.pool->in_flight(row.env_id));
+    }
+    CHECK_EQ(d.pool->pending(), 6 - 2 * (b + 1));
+  }
+  std::sort(seen.begin(), seen.end());
+  CHECK_EQ(seen, d.AllIds());
+  // Nothing in flight: a send of fewer envs than a batch is not enough to complete one.
+  CHECK(d.pool->CanFillHead(1));  // with nothing in flight, a sealed step always can
+  d.Send({0}, {3}, false);
+  CHECK(d.pool->in_flight(0));
+  CHECK(!d.pool->CanFillHead(0));
+  CHECK(d.pool->CanFillHead(1));
+  d.Send({5}, {4}, false);
+  Batch batch = d.Recv();
+  std::vector<int32_t> ids = batch.EnvIds();
+  std::sort(ids.begin(), ids.end());
+  CHECK_EQ(ids, (std::vector<int32_t>{0, 5}));
+}
+
+TEST(Pool, NextStepAutoresetResetsOnTheStepAfterTheEnd) {
+  Driver d({{"episode_length", int64_t{2}}}, 1, 1, 1, AutoresetMode::kNextStep);
+  d.ResetAll();
+  Row r1 = d.StepAll(3).rows[0];
+  CHECK_EQ(r1.elapsed, 1);
+  CHECK(!r1.terminated);
+  Row r2 = d.StepAll(4).rows[0];
+  CHECK(r2.terminated);
+  CHECK(!r2.truncated);
+  CHECK_EQ(r2.elapsed, 2);
+  CHECK_EQ(r2.steps, 2);  // the final observation
+  CHECK(!r2.has_final);
+  CHECK(d.pool->episode_over(0));
+  Row r3 = d.StepAll(5).rows[0];  // this action is dropped: the step is a reset
+  CHECK(!r3.terminated);
+  CHECK_EQ(r3.reward, 0.0);
+  CHECK_EQ(r3.elapsed, 0);
+  CHECK_EQ(r3.steps, 0);
+  CHECK_EQ(r3.episodes, 2);
+  CHECK_EQ(r3.action, -1);
+  CHECK(!d.pool->episode_over(0));
+  Row r4 = d.StepAll(6).rows[0];
+  CHECK_EQ(r4.elapsed, 1);
+  CHECK_EQ(r4.action, 6);
+}
+
+TEST(Pool, SameStepAutoresetReturnsTheNewEpisodeAndTheFinalObservation) {
+  Driver d({{"episode_length", int64_t{2}}}, 1, 1, 1, AutoresetMode::kSameStep);
+  Row r0 = d.ResetAll().rows[0];
+  CHECK(r0.has_final);
+  d.StepAll(3);
+  Row end = d.StepAll(4).rows[0];
+  CHECK(end.terminated);
+  CHECK(!d.pool->episode_over(0));  // already reset
+  CHECK_EQ(end.final_steps, 2);     // final_obs: the ended episode
+  CHECK_EQ(end.final_episodes, 1);
+  CHECK_EQ(end.steps, 0);  // obs: the new one
+  CHECK_EQ(end.episodes, 2);
+  CHECK_NE(end.final_draw, end.draw);  // the reset drew anew
+  CHECK_GE(end.reward, 4.0);           // the final step's reward (action + draw)
+  Row next = d.StepAll(5).rows[0];
+  CHECK(!next.terminated);
+  CHECK_EQ(next.elapsed, 1);  // the new episode's first step
+  CHECK_EQ(next.steps, 1);
+  CHECK_EQ(next.episodes, 2);
+}
+
+TEST(Pool, DisabledAutoresetLeavesTheEpisodeOverUntilAReset) {
+  // The core only records it; the binding refuses a step of such an env (CheckIds).
+  Driver d({{"episode_length", int64_t{1}}}, 2, 2, 1, AutoresetMode::kDisabled);
+  d.ResetAll();
+  Batch end = d.StepAll(1);
+  CHECK(end.rows[0].terminated && end.rows[1].terminated);
+  CHECK(!end.rows[0].has_final);
+  CHECK(d.pool->episode_over(0));
+  CHECK(d.pool->episode_over(1));
+  Batch reset = d.Reset({1});
+  CHECK_EQ(reset.rows[0].episodes, 2);
+  CHECK(d.pool->episode_over(0));
+  CHECK(!d.pool->episode_over(1));
+}
+
+TEST(Pool, TheTimeLimitTruncatesAndTheNextStepStartsAfresh) {
+  Driver d({{"episode_length", int64_t{100}}, {"continue_episodes", true}}, 1, 1, 1,
+           AutoresetMode::kNextStep, /*max_episode_steps=*/3);
+  d.ResetAll();
+  d.StepAll(1);
+  d.StepAll(1);
+  Row r3 = d.StepAll(1).rows[0];
+  CHECK(r3.truncated);
+  CHECK(!r3.terminated);
+  CHECK(d.pool->episode_over(0));
+  Row r4 = d.StepAll(1).rows[0];  // a truncation never continues the clock
+  CHECK_EQ(r4.elapsed, 0);
+  CHECK_EQ(r4.episodes, 2);
+  // Terminated and truncated together, like Gymnasium's TimeLimit.
+  Driver both({{"episode_length", int64_t{2}}}, 1, 1, 1, AutoresetMode::kNextStep, 2);
+  both.ResetAll();
+  both.StepAll(1);
+  Row last = both.StepAll(1).rows[0];
+  CHECK(last.terminated);
+  CHECK(last.truncated);
+}
+
+TEST(Pool, AContinuedEpisodeKeepsTheClockAcrossTerminations) {
+  // ResetAfterTermination returning true: elapsed_step and the time limit go on.
+  Driver d({{"episode_length", int64_t{2}}, {"continue_episodes", true}}, 1, 1, 1,
+           AutoresetMode::kNextStep, /*max_episode_steps=*/5);
+  d.ResetAll();
+  std::vector<int32_t> elapsed;
+  std::vector<int> flags;  // 1 terminated, 2 truncated
+  for (int i = 0; i < 8; ++i) {
+    Row row = d.StepAll(1).rows[0];
+    elapsed.push_back(row.elapsed);
+    flags.push_back(row.terminated + 2 * row.truncated);
+  }
+  // steps: 1, 2 (terminated), autoreset continuing at 2, 3, 4 (terminated), autoreset at 4,
+  // 5 (truncated: the limit counts across both), autoreset afresh at 0.
+  CHECK_EQ(elapsed, (std::vector<int32_t>{1, 2, 2, 3, 4, 4, 5, 0}));
+  CHECK_EQ(flags, (std::vector<int>{0, 1, 0, 0, 1, 0, 2, 0}));
+  // An explicit reset never continues.
+  d.StepAll(1);
+  d.StepAll(1);  // terminated (steps 2 of this episode)
+  CHECK(d.pool->episode_over(0));
+  CHECK_EQ(d.ResetAll().rows[0].elapsed, 0);
+}
+
+TEST(Pool, SameStepAutoresetOfAContinuedEpisodeKeepsTheClock) {
+  Driver d({{"episode_length", int64_t{2}}, {"continue_episodes", true}}, 1, 1, 1,
+           AutoresetMode::kSameStep, /*max_episode_steps=*/0);
+  d.ResetAll();
+  std::vector<int32_t> elapsed;
+  for (int i = 0; i < 5; ++i) elapsed.push_back(d.StepAll(1).rows[0].elapsed);
+  CHECK_EQ(elapsed, (std::vector<int32_t>{1, 2, 3, 4, 5}));
+}
+
+// Runs a fixed, per-env schedule: each env's next action depends only on its own history, so
+// every env's trajectory is the same whatever the thread count or the batch order.
+std::map<int32_t, std::vector<Row>> AsyncTrajectories(int num_threads, int batch_size) {
+  Driver d({{"episode_length", int64_t{4}}}, 8, batch_size, num_threads, AutoresetMode::kNextStep,
+           /*max_episode_steps=*/7, /*first_seed=*/1234);
+  std::map<int32_t, std::vector<Row>> out;
+  d.Send(d.AllIds(), {}, /*reset=*/true);
+  for (int round = 0; round < 60 * 8 / batch_size; ++round) {
+    Batch batch = d.Recv();
+    std::vector<int32_t> ids;
+    std::vector<int64_t> actions;
+    for (const Row& row : batch.rows) {
+      out[row.env_id].push_back(row);
+      ids.push_back(row.env_id);
+      actions.push_back((row.env_id * 7 + static_cast<int64_t>(out[row.env_id].size())) % 10);
+    }
+    d.Send(ids, actions, false);
+  }
+  for (auto& [id, rows] : out) rows.resize(std::min<size_t>(rows.size(), 40));
+  return out;
+}
+
+TEST(Pool, SameSeedsGiveTheSameTrajectoriesOnAnyNumberOfThreads) {
+  for (int batch_size : {8, 3}) {
+    const auto one = AsyncTrajectories(1, batch_size);
+    const auto two = AsyncTrajectories(2, batch_size);
+    const auto four = AsyncTrajectories(4, batch_size);
+    REQUIRE_EQ(one.size(), 8u);
+    for (const auto& [id, rows] : one) CHECK_EQ(rows.size(), 40u);
+    CHECK(one == two);
+    CHECK(one == four);
+  }
+  // And the draws really depend on the seed (the comparison above is not vacuous).
+  Driver a({}, 1, 1, 1, AutoresetMode::kNextStep, 0, 1);
+  Driver b({}, 1, 1, 1, AutoresetMode::kNextStep, 0, 2);
+  CHECK_NE(a.ResetAll().rows[0].draw, b.ResetAll().rows[0].draw);
+}
+
+TEST(Pool, EnvsDrawFromGeneratorsSeededWithTheirSeedEvenWhenBuiltOnThreads) {
+  // build_us makes construction slow enough that the pool builds envs on its threads.
+  for (int64_t build_us : {0, 300}) {
+    Driver d({{"build_us", build_us}}, 6, 6, 3, AutoresetMode::kNextStep, 0, 1000);
+    Batch reset = d.ResetAll();
+    for (const Row& row : reset.rows) {
+      NumpyGenerator expected(static_cast<uint64_t>(1000 + row.env_id));
+      CHECK_EQ(row.seed, 1000 + row.env_id);
+      CHECK_EQ(row.draw, expected.Random());
+    }
+  }
+}
+
+TEST(Pool, ReseedRestartsAnEnvsStream) {
+  Driver d({}, 2, 2, 1);
+  d.ResetAll();
+  d.StepAll(1);
+  d.pool->Reseed(1, 77);
+  Batch reset = d.ResetAll();
+  CHECK_EQ(reset.rows[1].draw, NumpyGenerator(77).Random());
+  NumpyGenerator env0(100);
+  env0.Random();                                // its first reset
+  env0.Random();                                // its step
+  CHECK_EQ(reset.rows[0].draw, env0.Random());  // untouched
+}
+
+TEST(Pool, AnEnvErrorIsCapturedInTheBlockAndTheOthersGoOn) {
+  for (int threads : {1, 2}) {
+    Driver d({{"fail_at_step", int64_t{2}}, {"fail_seed", int64_t{102}}}, 4, 4, threads);
+    d.ResetAll();
+    d.StepAll(1);
+    Batch failed = d.StepAll(1);
+    CHECK(failed.failed);
+    CHECK_EQ(failed.failed_env, 2);
+    CHECK(check::Contains(failed.error, "boom at step 2"));
+    CHECK_EQ(failed.EnvIds(), (std::vector<int32_t>{0, 1, 2, 3}));  // every row's env id
+    CHECK_EQ(d.pool->pending(), 0);
+    for (int i = 0; i < 4; ++i) CHECK(!d.pool->in_flight(i));
+    CHECK(d.pool->episode_over(2));
+    Batch next = d.StepAll(1);  // the failed env starts a new episode, the others step on
+    CHECK(!next.failed);
+    CHECK_EQ(next.rows[2].elapsed, 0);
+    CHECK_EQ(next.rows[2].episodes, 2);
+    CHECK_EQ(next.rows[0].elapsed, 3);
+  }
+}
+
+TEST(Pool, ANonStdExceptionIsCapturedToo) {
+  Driver d({{"fail_at_step", int64_t{1}}, {"throw_non_std", true}}, 2, 2, 1);
+  d.ResetAll();
+  Batch failed = d.StepAll(1);
+  CHECK(failed.failed);
+  CHECK(check::Contains(failed.error, "unknown C++ exception"));
+}
+
+TEST(Pool, AFailureInAnAsyncBatchReportsTheEnvThatThrew) {
+  Driver d({{"fail_at_step", int64_t{1}}, {"fail_seed", int64_t{105}}}, 8, 4, 2);
+  d.Send(d.AllIds(), {}, true);
+  std::vector<int32_t> ready;
+  for (int b = 0; b < 2; ++b) {
+    for (const Row& row : d.Recv().rows) ready.push_back(row.env_id);
+  }
+  d.Send(ready, std::vector<int64_t>(ready.size(), 1), false);
+  int failures = 0;
+  for (int b = 0; b < 2; ++b) {
+    Batch batch = d.Recv();
+    if (batch.failed) {
+      ++failures;
+      CHECK_EQ(batch.failed_env, 5);
+      const std::vector<int32_t> ids = batch.EnvIds();
+      CHECK(std::find(ids.begin(), ids.end(), 5) != ids.end());
+    }
+  }
+  CHECK_EQ(failures, 1);
+  CHECK_EQ(d.pool->pending(), 0);
+}
+
+TEST(Pool, AnEnvThatCannotBeBuiltFailsTheConstructor) {
+  for (int64_t build_us : {0, 300}) {
+    for (int64_t bad : {100, 103}) {  // the first env (built on the caller) or a later one
+      const std::string message = "cannot build env " + std::to_string(bad);
+      CHECK_THROWS_WITH(std::runtime_error, message.c_str(),
+                        Driver({{"fail_build_seed", bad}, {"build_us", build_us}}, 5, 5, 2));
+    }
+  }
+}
+
+TEST(Pool, TheCallerStepsTheEnvsItReserves) {
+  // reserve = count: nothing is announced, so the waiting caller steps every env itself.
+  Driver d({}, 4, 4, 2);
+  d.ResetAll();
+  const std::vector<int32_t> ids = d.AllIds();
+  for (int32_t id : ids) {
+    const int64_t action = 9;
+    std::memcpy(d.pool->action_slot(id), &action, sizeof(action));
+  }
+  d.pool->Enqueue(ids.data(), ids.size(), false, true, /*reserve=*/4);
+  Block* block = d.pool->Wait();  // would hang if the caller left them to the workers
+  CHECK(d.pool->Deliver() == block);
+  const auto* rewards = reinterpret_cast<const double*>(block->key_bases[kReward]);
+  for (int row = 0; row < 4; ++row) CHECK_GE(rewards[row], 9.0);  // action 9 + a draw
+  d.pool->arena()->AddRef();
+  d.pool->arena()->EndLease(block);
+}
+
+TEST(Pool, ALeasedBatchIsNeverOverwritten) {
+  Driver d({{"episode_length", int64_t{1000}}}, 3, 3, 2);
+  d.ResetAll();
+  const std::vector<int32_t> ids = d.AllIds();
+  for (int32_t id : ids) std::memset(d.pool->action_slot(id), 0, d.pool->action_bytes());
+  d.pool->Enqueue(ids.data(), ids.size(), false, true, 0);
+  d.pool->Wait();
+  Block* held = d.pool->Deliver();
+  d.pool->arena()->AddRef();  // Python holds its arrays
+  std::vector<char> copy(held->memory, held->memory + d.pool->layout().total_bytes);
+  for (int i = 0; i < 20; ++i) d.StepAll(i % 10);
+  CHECK(std::equal(copy.begin(), copy.end(), held->memory));
+  CHECK_GE(d.pool->arena()->num_blocks(), 2u);
+  d.pool->arena()->EndLease(held);
+}
+
+TEST(Pool, ALeaseOutlivesItsPool) {
+  auto d = std::make_unique<Driver>(Config{}, 2, 2, 2);
+  d->ResetAll();
+  const std::vector<int32_t> ids = d->AllIds();
+  for (int32_t id : ids) std::memset(d->pool->action_slot(id), 0, d->pool->action_bytes());
+  d->pool->Enqueue(ids.data(), ids.size(), false, true, 0);
+  d->pool->Wait();
+  Block* held = d->pool->Deliver();
+  BlockArena* arena = d->pool->arena();
+  arena->AddRef();
+  const int32_t second = reinterpret_cast<const int32_t*>(held->key_bases[kEnvId])[1];
+  d.reset();  // the pool goes; the arrays stay valid (ENVFLEET_SANITIZE=address checks it)
+  CHECK_EQ(reinterpret_cast<const int32_t*>(held->key_bases[kEnvId])[1], second);
+  arena->EndLease(held);
+}
+
+TEST(Pool, CloseIsIdempotentAndStopsTheWorkers) {
+  for (int threads : {1, 4}) {
+    Driver d({}, 3, 3, threads);
+    d.ResetAll();
+    d.StepAll(2);
+    CHECK(!d.pool->closed());
+    d.pool->Close();
+    CHECK(d.pool->closed());
+    d.pool->Close();
+    CHECK(d.pool->closed());
+  }
+}
+
+TEST(Pool, ClosingWithActionsInFlightFinishesThem) {
+  // Close() runs what is queued before the workers exit, so nothing hangs and nothing leaks.
+  Driver d({}, 8, 2, 2);
+  d.Send(d.AllIds(), {}, true);
+  d.pool->Close();
+  CHECK(d.pool->closed());
+}
+
+}  // namespace
+}  // namespace envfleet
