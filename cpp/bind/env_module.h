@@ -527,6 +527,15 @@ inline nb::tuple RawStepRate(const EnvTypeMap& types, const std::string& type_na
   keys.insert(keys.end(), spec.info.begin(), spec.info.end());
   BlockArena* arena = new BlockArena(BlockLayout(keys, 1));
   Block* block = arena->Acquire();
+  // Hands the block back and drops the arena however the loop ends (an env may throw).
+  struct ArenaGuard {
+    BlockArena* arena;
+    Block* block;
+    ~ArenaGuard() {
+      arena->Recycle(block);
+      arena->Release();
+    }
+  } guard{arena, block};
   OutputSlot slot(block->key_bases.data(), arena->layout().row_bytes.data(), 0);
   int64_t episodes = num_envs;
   double seconds = 0;
@@ -558,8 +567,6 @@ inline nb::tuple RawStepRate(const EnvTypeMap& types, const std::string& type_na
     }
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
-  arena->Recycle(block);
-  arena->Release();
   return nb::make_tuple(num_steps, seconds, episodes);
 }
 
