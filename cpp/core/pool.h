@@ -23,6 +23,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -55,7 +56,7 @@ class Pool {
  public:
   Pool(const EnvSpec& spec, const Config& config, const EnvFactory& factory, PoolOptions options)
       : spec_(spec),
-        options_(std::move(options)),
+        options_(Checked(std::move(options))),
         queue_(static_cast<size_t>(options_.num_envs) + options_.num_threads + 1) {
     const int n = options_.num_envs;
     const int b = options_.batch_size;
@@ -88,6 +89,20 @@ class Pool {
   ~Pool() {
     Close();
     arena_->Release();
+  }
+
+  // The bindings check every option with a message naming it first; this guard keeps a C++
+  // caller's mistake an exception rather than out-of-bounds access.
+  static PoolOptions Checked(PoolOptions options) {
+    if (options.num_envs < 1) throw std::invalid_argument("Pool: num_envs must be >= 1");
+    if (options.batch_size < 1 || options.batch_size > options.num_envs) {
+      throw std::invalid_argument("Pool: batch_size must be in [1, num_envs]");
+    }
+    if (options.num_threads < 1) throw std::invalid_argument("Pool: num_threads must be >= 1");
+    if (options.seeds.size() != static_cast<size_t>(options.num_envs)) {
+      throw std::invalid_argument("Pool: need one seed per env");
+    }
+    return options;
   }
 
   Pool(const Pool&) = delete;

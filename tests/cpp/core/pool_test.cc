@@ -230,6 +230,24 @@ class Driver {
   }
 };
 
+TEST(Pool, RejectsInconsistentOptions) {
+  const EnvType type = MakeEnvType<TinyEnv>();
+  const EnvSpec spec = type.spec(type.defaults);
+  auto make = [&](int num_envs, int batch_size, int num_threads, size_t seeds) {
+    PoolOptions options;
+    options.num_envs = num_envs;
+    options.batch_size = batch_size;
+    options.num_threads = num_threads;
+    options.seeds.assign(seeds, 1);
+    Pool pool(spec, type.defaults, type.factory, std::move(options));
+  };
+  CHECK_THROWS_WITH(std::invalid_argument, "num_envs", make(0, 1, 1, 0));
+  CHECK_THROWS_WITH(std::invalid_argument, "batch_size", make(2, 3, 1, 2));
+  CHECK_THROWS_WITH(std::invalid_argument, "batch_size", make(2, 0, 1, 2));
+  CHECK_THROWS_WITH(std::invalid_argument, "num_threads", make(2, 2, 0, 2));
+  CHECK_THROWS_WITH(std::invalid_argument, "seed", make(2, 2, 1, 1));
+}
+
 TEST(Pool, OutputKeysAreTheCommonOnesThenObsThenInfo) {
   for (AutoresetMode mode :
        {AutoresetMode::kNextStep, AutoresetMode::kSameStep, AutoresetMode::kDisabled}) {
