@@ -20,10 +20,16 @@ import pytest
 from conftest import assert_isolated_ok
 
 import envfleet
+from envfleet import registry
 
 PACKAGE = Path(envfleet.__file__).parent
-ENGINE_MODULES = ("_atari", "_mujoco")
-MODULES = ("_core", *ENGINE_MODULES)
+# Every module a built-in family names, from the registrations (a new family is covered).
+MODULES = tuple(
+    sorted(
+        {reg.family.module.removeprefix("envfleet.") for reg in registry._registry.values()}
+        | {"_core"}
+    )
+)
 
 # Marks of ALE inside a binary that survive stripping: its banner string and the RTTI names
 # of its classes (typeinfo names live in .rodata, not in the symbol table).

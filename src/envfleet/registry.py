@@ -3,8 +3,9 @@
 A task id (``CartPole-v1``) names a C++ env type (``CartPole``) of a :class:`Family`, plus
 default options, a time limit and a reward threshold, like Gymnasium's ``register``. The
 family says which extension module builds its types (``envfleet._core``, ``envfleet._atari``,
-...); that module is imported on the first ``make``/``make_spec`` of one of its ids, never on
-``import envfleet``, and a module whose engine is not installed raises
+...). ``import envfleet`` loads ``_core`` (the pool, no engine); an engine family's module is
+imported on the first ``make``/``make_spec`` of one of its ids, and one whose engine is not
+installed raises
 :class:`~envfleet.errors.EngineNotInstalledError` naming the extra that installs it.
 
 Every argument is checked here, with the GIL held and before any thread starts, so that a bad

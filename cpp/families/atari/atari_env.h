@@ -1,5 +1,5 @@
 // Atari 2600 games through the Arcade Learning Environment (ALE 0.12.1, built from the ale-py
-// sdist; see cmake/atari.cmake), with EnvPool's Atari options and defaults.
+// sdist; see cpp/families/atari/atari.cmake), with EnvPool's Atari options and defaults.
 //
 // References:
 //   ale-py 0.12.1   ale_py/env.py (AtariEnv: seeding, ROM loading, action sets)

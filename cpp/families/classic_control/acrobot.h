@@ -4,8 +4,9 @@
 //
 // reset() stores the state as float32 (uniform(...).astype(np.float32)), so the first
 // observation takes np.cos / np.sin of float32 values: NumPy's float32 kernel, not libm (see
-// numpy_math.h). Every step turns the state into float64 (np.append with the torque, a Python
-// float or int, promotes to float64), and from then on np.cos / np.sin are libm's on doubles.
+// cpp/common/numpy/math.h). Every step turns the state into float64 (np.append with the torque, a
+// Python float or int, promotes to float64), and from then on np.cos / np.sin are libm's on
+// doubles.
 #ifndef ENVFLEET_FAMILIES_CLASSIC_CONTROL_ACROBOT_H_
 #define ENVFLEET_FAMILIES_CLASSIC_CONTROL_ACROBOT_H_
 
@@ -16,7 +17,7 @@
 #include "core/env.h"
 #include "core/spec.h"
 
-namespace envfleet {
+namespace envfleet::classic_control {
 
 class AcrobotEnv : public Env {
  public:
@@ -160,6 +161,6 @@ class AcrobotEnv : public Env {
   bool state_is_float32_ = true;
 };
 
-}  // namespace envfleet
+}  // namespace envfleet::classic_control
 
 #endif  // ENVFLEET_FAMILIES_CLASSIC_CONTROL_ACROBOT_H_

@@ -12,7 +12,7 @@
 #include "core/env.h"
 #include "core/spec.h"
 
-namespace envfleet {
+namespace envfleet::classic_control {
 
 class CartPoleEnv : public Env {
  public:
@@ -92,6 +92,6 @@ class CartPoleEnv : public Env {
   int64_t steps_beyond_terminated_ = -1;
 };
 
-}  // namespace envfleet
+}  // namespace envfleet::classic_control
 
 #endif  // ENVFLEET_FAMILIES_CLASSIC_CONTROL_CARTPOLE_H_

@@ -20,7 +20,7 @@
 #include "core/spec.h"
 #include "families/classic_control/mountain_car.h"
 
-namespace envfleet {
+namespace envfleet::classic_control {
 
 namespace continuous_mountain_car_internal {
 
@@ -150,6 +150,6 @@ class MountainCarContinuousEnv : public MountainCarTrack {
   bool state_is_float32_ = false;
 };
 
-}  // namespace envfleet
+}  // namespace envfleet::classic_control
 
 #endif  // ENVFLEET_FAMILIES_CLASSIC_CONTROL_CONTINUOUS_MOUNTAIN_CAR_H_

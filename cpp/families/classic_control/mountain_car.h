@@ -11,7 +11,7 @@
 #include "core/env.h"
 #include "core/spec.h"
 
-namespace envfleet {
+namespace envfleet::classic_control {
 
 // What MountainCar and MountainCarContinuous share: the track's bounds, the goal_velocity
 // option, the reset and the observation (the state cast to float32).
@@ -86,6 +86,6 @@ class MountainCarEnv : public MountainCarTrack {
   static constexpr double kGravity = 0.0025;
 };
 
-}  // namespace envfleet
+}  // namespace envfleet::classic_control
 
 #endif  // ENVFLEET_FAMILIES_CLASSIC_CONTROL_MOUNTAIN_CAR_H_

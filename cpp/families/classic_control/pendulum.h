@@ -2,7 +2,7 @@
 // (PendulumEnv). The state is a float64 array as there; the action arrives as float32 and
 // np.clip keeps it float32, so the terms that involve it are computed in float32 exactly as
 // NumPy 2 does (`3.0 * u` and `0.001 * (u**2)` are float32 products) before joining the
-// float64 sums. `x ** 2` on NumPy scalars calls libm pow/powf (see numpy_math.h).
+// float64 sums. `x ** 2` on NumPy scalars calls libm pow/powf (see cpp/common/numpy/math.h).
 #ifndef ENVFLEET_FAMILIES_CLASSIC_CONTROL_PENDULUM_H_
 #define ENVFLEET_FAMILIES_CLASSIC_CONTROL_PENDULUM_H_
 
@@ -13,7 +13,7 @@
 #include "core/env.h"
 #include "core/spec.h"
 
-namespace envfleet {
+namespace envfleet::classic_control {
 
 class PendulumEnv : public Env {
  public:
@@ -90,6 +90,6 @@ class PendulumEnv : public Env {
   double thdot_ = 0.0;
 };
 
-}  // namespace envfleet
+}  // namespace envfleet::classic_control
 
 #endif  // ENVFLEET_FAMILIES_CLASSIC_CONTROL_PENDULUM_H_

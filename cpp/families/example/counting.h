@@ -15,7 +15,7 @@
 #include "core/env.h"
 #include "core/spec.h"
 
-namespace envfleet {
+namespace envfleet::example {
 
 class CountingEnv : public Env {
  public:
@@ -30,9 +30,11 @@ class CountingEnv : public Env {
   // 2. What the env reads and writes, for the given options. The pool sizes its buffers from
   //    this and Python turns it into Gymnasium spaces and dm_env specs.
   static EnvSpec Spec(const Config& config) {
+    // Options are checked here: make_spec asks for the spec before any env or thread exists.
+    const int64_t length = config.Get<int64_t>("episode_length");
+    if (length < 1) throw std::invalid_argument("episode_length must be >= 1");
     EnvSpec spec;
-    const double length = static_cast<double>(config.Get<int64_t>("episode_length"));
-    spec.obs = {Box("obs", DType::kInt64, {2}, {0.0}, {length, 1e9})};
+    spec.obs = {Box("obs", DType::kInt64, {2}, {0.0}, {static_cast<double>(length), 1e9})};
     spec.action = Discrete("action", 10);
     spec.reward_low = 0;
     spec.reward_high = 9;
@@ -45,9 +47,7 @@ class CountingEnv : public Env {
       : Env(seed),
         episode_length_(config.Get<int64_t>("episode_length")),
         fail_at_step_(config.Get<int64_t>("fail_at_step")),
-        continue_episodes_(config.Get<bool>("continue_episodes")) {
-    if (episode_length_ < 1) throw std::invalid_argument("episode_length must be >= 1");
-  }
+        continue_episodes_(config.Get<bool>("continue_episodes")) {}
 
   // 4. Reset starts an episode. The pool calls it for the first step, for reset(), and for
   //    the step after an episode ended (NEXT_STEP autoreset; after a termination, through
@@ -95,6 +95,6 @@ class CountingEnv : public Env {
   int64_t episodes_ = 0;
 };
 
-}  // namespace envfleet
+}  // namespace envfleet::example
 
 #endif  // ENVFLEET_FAMILIES_EXAMPLE_COUNTING_H_

@@ -19,7 +19,7 @@
 #include "core/env.h"
 #include "core/spec.h"
 
-namespace envfleet {
+namespace envfleet::toy_text {
 
 class BlackjackEnv : public Env {
  public:
@@ -117,6 +117,6 @@ class BlackjackEnv : public Env {
   Hand player_;
 };
 
-}  // namespace envfleet
+}  // namespace envfleet::toy_text
 
 #endif  // ENVFLEET_FAMILIES_TOY_TEXT_BLACKJACK_H_

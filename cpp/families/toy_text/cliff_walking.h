@@ -16,7 +16,7 @@
 #include "core/spec.h"
 #include "families/toy_text/discrete.h"
 
-namespace envfleet {
+namespace envfleet::toy_text {
 
 class CliffWalkingEnv : public toy_text::TabularEnv {
  public:
@@ -65,6 +65,6 @@ class CliffWalkingEnv : public toy_text::TabularEnv {
   static constexpr int64_t kStartState = 3 * kCols + 0;
 };
 
-}  // namespace envfleet
+}  // namespace envfleet::toy_text
 
 #endif  // ENVFLEET_FAMILIES_TOY_TEXT_CLIFF_WALKING_H_

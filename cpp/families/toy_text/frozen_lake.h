@@ -30,7 +30,7 @@
 #include "core/spec.h"
 #include "families/toy_text/discrete.h"
 
-namespace envfleet {
+namespace envfleet::toy_text {
 
 namespace frozen_lake_internal {
 
@@ -212,6 +212,6 @@ class FrozenLakeEnv : public toy_text::TabularEnv {
   static constexpr int kUp = 3;
 };
 
-}  // namespace envfleet
+}  // namespace envfleet::toy_text
 
 #endif  // ENVFLEET_FAMILIES_TOY_TEXT_FROZEN_LAKE_H_

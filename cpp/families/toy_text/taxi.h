@@ -24,7 +24,7 @@
 #include "core/spec.h"
 #include "families/toy_text/discrete.h"
 
-namespace envfleet {
+namespace envfleet::toy_text {
 
 class TaxiEnv : public toy_text::TabularEnv {
  public:
@@ -249,6 +249,6 @@ class TaxiEnv : public toy_text::TabularEnv {
   bool fickle_step_ = false;
 };
 
-}  // namespace envfleet
+}  // namespace envfleet::toy_text
 
 #endif  // ENVFLEET_FAMILIES_TOY_TEXT_TAXI_H_

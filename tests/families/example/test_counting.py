@@ -50,9 +50,12 @@ def test_default_episode_is_five_steps_and_never_truncated():
         env.close()
 
 
-def test_episode_length_must_be_positive():
-    with pytest.raises(ValueError, match="episode_length must be >= 1"):
-        envfleet.make("Counting-v0", episode_length=0)
+@pytest.mark.parametrize("length", [0, -3])
+def test_episode_length_must_be_positive(length):
+    # Checked by the spec, so make_spec already refuses it, before any env exists.
+    for call in (envfleet.make_spec, envfleet.make):
+        with pytest.raises(ValueError, match="episode_length must be >= 1"):
+            call("Counting-v0", episode_length=length)
 
 
 def test_options_are_checked_by_kind():
