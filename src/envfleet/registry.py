@@ -61,12 +61,12 @@ class Family:
 
     def engine(self):
         """The family's extension module, imported on first use."""
+        missing = [name for name in self.requires if not _importable(name)]
+        if missing:  # checked on every call: the module may be loaded, its data gone
+            raise EngineNotInstalledError(self, f"{', '.join(missing)} is not installed")
         module = sys.modules.get(self.module)
         if module is not None:
             return module
-        missing = [name for name in self.requires if not _importable(name)]
-        if missing:
-            raise EngineNotInstalledError(self, f"{', '.join(missing)} is not installed")
         try:
             for library in self.libraries:
                 _load_library(library)
@@ -134,8 +134,10 @@ def register(
         raise TypeError(f"task_id must be a non-empty str, got {task_id!r}")
     if family is None:
         family = _family_of_type.get(env_type, CORE)
-    if family.module in sys.modules and env_type in _types(family):
-        _check_env_options(task_id, _types(family)[env_type], options)
+    module = sys.modules.get(family.module)
+    types = module.env_types() if module is not None else {}
+    if env_type in types:
+        _check_env_options(task_id, types[env_type], options)
     _family_of_type.setdefault(env_type, family)
     _registry[task_id] = Registration(
         task_id, env_type, max_episode_steps, dict(options), family, reward_threshold

@@ -87,6 +87,14 @@ class CountingEnv : public Env {
     return continue_episodes_;
   }
 
+  // 8. Optional. reset(seed=s) calls Seed(s) before Reset. Gymnasium's contract is that the
+  //    same seed gives the same episode, so state that outlives episodes (the episode count
+  //    here) starts over too; the default only re-seeds rng().
+  void Seed(uint64_t seed) override {
+    Env::Seed(seed);
+    episodes_ = 0;
+  }
+
  private:
   int64_t episode_length_;
   int64_t fail_at_step_;
