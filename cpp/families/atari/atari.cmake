@@ -154,6 +154,7 @@ if(ENVFLEET_ALE_LTO AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
 endif()
 
 envfleet_add_module(_atari cpp/families/atari/module.cc)
+install(TARGETS _atari LIBRARY DESTINATION envfleet)
 target_link_libraries(_atari PRIVATE envfleet_ale ZLIB::ZLIB)
 # Whoever receives a wheel with _atari receives ALE, so ALE's licence travels with it.
 install(FILES "${_ale_root}/ale_py-${_ale_version}/LICENSE.md"

@@ -39,6 +39,7 @@ set_target_properties(envfleet_mujoco PROPERTIES
   INTERFACE_INCLUDE_DIRECTORIES "${ENVFLEET_MUJOCO_DIR}/include")
 
 envfleet_add_module(_mujoco cpp/families/mujoco/module.cc)
+install(TARGETS _mujoco LIBRARY DESTINATION envfleet)
 target_link_libraries(_mujoco PRIVATE envfleet_mujoco)
 
 # Where the dynamic loader finds libmujoco at run time, without `import mujoco` first: _mujoco

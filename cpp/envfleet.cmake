@@ -1,0 +1,40 @@
+# What every envfleet C++ build shares, included by CMakeLists.txt (the modules) and by
+# tests/cpp/CMakeLists.txt (the C++ tests and the test-only module), so that the tests compile
+# exactly what ships:
+#   envfleet_core                  the header-only core (cpp/core, cpp/common) as an interface
+#                                  target: include path, threads, the arithmetic flags
+#   envfleet_add_module(<name> <sources>...)
+#                                  an extension module over the core and the binding template
+#                                  (cpp/bind/env_module.h); the caller decides where it installs
+set(CMAKE_CXX_STANDARD 20)  # std::counting_semaphore; the hot path uses only atomics and these
+set(CMAKE_CXX_STANDARD_REQUIRED ON)
+if(NOT CMAKE_BUILD_TYPE)
+  set(CMAKE_BUILD_TYPE Release)
+endif()
+
+find_package(Python 3.11 REQUIRED COMPONENTS Interpreter Development.Module)
+find_package(Threads REQUIRED)
+
+# nanobind's CMake package lives inside the pip-installed nanobind.
+execute_process(
+  COMMAND "${Python_EXECUTABLE}" -m nanobind --cmake_dir
+  OUTPUT_STRIP_TRAILING_WHITESPACE OUTPUT_VARIABLE nanobind_ROOT)
+find_package(nanobind CONFIG REQUIRED)
+
+# NumPy's C API: arrays are created directly over our output blocks (no copy, no DLPack detour).
+execute_process(
+  COMMAND "${Python_EXECUTABLE}" -c "import numpy; print(numpy.get_include())"
+  OUTPUT_STRIP_TRAILING_WHITESPACE OUTPUT_VARIABLE NUMPY_INCLUDE_DIR)
+
+# No -march=native: results must be bit-identical to the references on any x86-64 machine,
+# and FMA contraction would change floating-point results (-ffp-contract=off).
+add_library(envfleet_core INTERFACE)
+target_include_directories(envfleet_core INTERFACE "${CMAKE_CURRENT_LIST_DIR}")
+target_compile_options(envfleet_core INTERFACE -ffp-contract=off -Wall -Wextra)
+target_link_libraries(envfleet_core INTERFACE Threads::Threads)
+
+function(envfleet_add_module name)
+  nanobind_add_module(${name} NB_STATIC ${ARGN})
+  target_include_directories(${name} PRIVATE ${NUMPY_INCLUDE_DIR})
+  target_link_libraries(${name} PRIVATE envfleet_core)
+endfunction()
