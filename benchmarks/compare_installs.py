@@ -100,7 +100,7 @@ def main() -> None:
             ratios.append(got["after"] / got["before"])
         b, a = statistics.median(before), statistics.median(after)
         print(
-            f"{cell[0]:<13}{cell[1]:>6}{cell[2]:>6}{cell[3]:>4}{b / 1e6:>10.3f}M{a / 1e6:>10.3f}M"
+            f"{cell[0]:<13}{cell[1]:>6}{cell[2]:>6}{cell[3]:>4}{b:>12,.0f}{a:>12,.0f}"
             f"  {statistics.median(ratios):.3f} ({min(ratios):.2f}-{max(ratios):.2f})",
             flush=True,
         )
