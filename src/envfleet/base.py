@@ -24,6 +24,7 @@ class PoolBase:
     def __init__(self, spec: EnvSpec):
         config = spec.config
         self._spec = spec
+        self.num_envs = config.num_envs
         self._pool = spec.module.Pool(
             spec.env_type,
             config.env_options,
@@ -41,6 +42,11 @@ class PoolBase:
         self._action_discrete = spec.action_key.discrete
         self._same_step = config.autoreset_mode is AutoresetMode.SAME_STEP
         self._all_env_ids = np.arange(config.num_envs, dtype=np.int32)
+
+    @property
+    def spec(self) -> EnvSpec:
+        """The spec the pool was made from (``make_spec``'s result)."""
+        return self._spec
 
     # ---- EnvPool's low-level interface -------------------------------------------------------
 

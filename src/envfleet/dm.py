@@ -36,8 +36,6 @@ class DmEnvPool(PoolBase, dm_env.Environment):
 
     def __init__(self, spec: EnvSpec):
         PoolBase.__init__(self, spec)
-        self.spec = spec
-        self.num_envs = spec.config.num_envs
         names = [k.name for k in spec.obs_keys + spec.info_keys] + ["env_id"]
         self._State = collections.namedtuple("State", names)  # noqa: N806
         self._num_keys = len(spec.obs_keys) + len(spec.info_keys)

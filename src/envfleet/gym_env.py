@@ -21,8 +21,6 @@ class GymEnvPool(PoolBase):
 
     def __init__(self, spec: EnvSpec, legacy_api: bool = False):
         PoolBase.__init__(self, spec)
-        self.spec = spec
-        self.num_envs = spec.config.num_envs
         self.legacy_api = bool(legacy_api)
         self.observation_space = spec.observation_space
         self.action_space = spec.action_space

@@ -28,7 +28,6 @@ class GymnasiumEnvPool(PoolBase, VectorEnv):
     def __init__(self, spec: EnvSpec):
         PoolBase.__init__(self, spec)
         config = spec.config
-        self.num_envs = config.num_envs
         self.single_observation_space = spec.observation_space
         self.single_action_space = spec.action_space
         self.observation_space = batch_space(spec.observation_space, config.batch_size)
@@ -41,11 +40,7 @@ class GymnasiumEnvPool(PoolBase, VectorEnv):
         self.closed = False
         self._last_obs = None
 
-    @property
-    def spec(self) -> EnvSpec:
-        return self._spec
-
-    @spec.setter
+    @PoolBase.spec.setter
     def spec(self, value: Any) -> None:  # VectorEnv's base class assigns None
         pass
 
