@@ -129,6 +129,13 @@ inline nb::dict SpecToDict(const EnvSpec& spec) {
   const char* layouts[] = {"single", "tuple", "dict"};
   d["obs_layout"] = layouts[static_cast<int>(spec.obs_layout)];
   d["reward_range"] = nb::make_tuple(spec.reward_low, spec.reward_high);
+  nb::dict render;
+  render["width"] = spec.render.width;
+  render["height"] = spec.render.height;
+  render["resizable"] = spec.render.resizable;
+  render["fps"] = spec.render.fps;
+  render["num_cameras"] = spec.render.num_cameras;
+  d["render"] = render;
   return d;
 }
 
@@ -223,6 +230,64 @@ class PyPool {
       }
     }
     pool_->Enqueue(all_ids_.data(), all_ids_.size(), /*reset=*/true, /*seal=*/false, 0);
+  }
+
+  // Frames of envs `env_id` (None: every env) as a new (B, height, width, 3) uint8 array,
+  // drawn on the worker threads. The Python front end picks the defaults and checks the
+  // render options with friendlier messages; these checks keep a direct call safe.
+  nb::object Render(nb::handle env_id, int camera_id, int width, int height) {
+    CheckOpen();
+    const RenderSpec& render = pool_->spec().render;
+    if (render.width <= 0) throw nb::value_error("this env type has no renderer");
+    if (camera_id < -1 || camera_id >= render.num_cameras) {
+      throw nb::value_error(
+          ("camera_id " + std::to_string(camera_id) +
+           " is out of range: valid ids are -1 (the default view)" +
+           (render.num_cameras > 0 ? " and 0.." + std::to_string(render.num_cameras - 1)
+                                   : std::string(" only")))
+              .c_str());
+    }
+    if (!render.resizable && (width != render.width || height != render.height)) {
+      throw nb::value_error(("this env draws " + std::to_string(render.width) + "x" +
+                             std::to_string(render.height) + " frames only, got " +
+                             std::to_string(width) + "x" + std::to_string(height))
+                                .c_str());
+    }
+    if (width < 1 || height < 1 || width > kMaxRenderSide || height > kMaxRenderSide) {
+      throw nb::value_error(("render width and height must be in 1.." +
+                             std::to_string(kMaxRenderSide) + ", got " + std::to_string(width) +
+                             "x" + std::to_string(height))
+                                .c_str());
+    }
+    Ids ids = ParseIds(env_id);
+    for (size_t i = 0; i < ids.count; ++i) {
+      const int32_t id = ids.data[i];
+      if (pool_->in_flight(id)) {
+        throw nb::value_error(("env_id " + std::to_string(id) +
+                               " has a step in flight: recv() its result before rendering it")
+                                  .c_str());
+      }
+      if (!pool_->started(id)) {
+        throw nb::value_error(("env_id " + std::to_string(id) +
+                               " has not been reset yet: reset() it before rendering it")
+                                  .c_str());
+      }
+    }
+    npy_intp dims[4] = {static_cast<npy_intp>(ids.count), height, width, 3};
+    nb::object frames = nb::steal(PyArray_SimpleNew(4, dims, NPY_UINT8));
+    if (!frames.is_valid()) throw nb::python_error();
+    auto* rgb = static_cast<uint8_t*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(frames.ptr())));
+    std::string error;
+    {
+      nb::gil_scoped_release release;
+      error = pool_->Render(ids.data, ids.count, camera_id, width, height, rgb);
+    }
+    if (!error.empty()) {
+      nb::object type = nb::module_::import_("envfleet.errors").attr("EnvError");
+      PyErr_SetObject(type.ptr(), type(error).ptr());
+      throw nb::python_error();
+    }
+    return frames;
   }
 
   void Close() { pool_->Close(); }
@@ -337,6 +402,44 @@ class PyPool {
   // otherwise a 1-D integer array of distinct, in-range ids of envs waiting for an action.
   Ids CheckIds(nb::handle env_id, nb::handle action, bool reset) {
     const int num_envs = pool_->options().num_envs;
+    Ids ids = ParseIds(env_id);
+    if (!action.is_none() && env_id.is_none()) {
+      // With env_id omitted, the action batch must cover every env.
+      PyObject* a = action.ptr();
+      npy_intp lead = PyArray_Check(a) && PyArray_NDIM(reinterpret_cast<PyArrayObject*>(a)) > 0
+                          ? PyArray_DIM(reinterpret_cast<PyArrayObject*>(a), 0)
+                          : -1;
+      if (lead != num_envs) {
+        throw nb::value_error(("action has a batch of " + std::to_string(lead) +
+                               " but env_id was not given: "
+                               "either pass one action per env (" +
+                               std::to_string(num_envs) + ") or pass env_id")
+                                  .c_str());
+      }
+    }
+    for (size_t i = 0; i < ids.count; ++i) {
+      const int32_t id = ids.data[i];
+      if (pool_->in_flight(id)) {
+        throw nb::value_error(("env_id " + std::to_string(id) +
+                               " is not waiting for an action: its previous action is still in "
+                               "flight; recv() its result first")
+                                  .c_str());
+      }
+      if (!reset && pool_->options().autoreset_mode == AutoresetMode::kDisabled &&
+          pool_->episode_over(id)) {
+        throw nb::value_error(("env_id " + std::to_string(id) +
+                               " has no running episode and autoreset_mode is DISABLED: "
+                               "reset it first")
+                                  .c_str());
+      }
+    }
+    return ids;
+  }
+
+  // Converts env ids: None means every env; otherwise an integer or a 1-D integer array of
+  // distinct ids in range.
+  Ids ParseIds(nb::handle env_id) {
+    const int num_envs = pool_->options().num_envs;
     Ids ids{all_ids_.data(), all_ids_.size()};
     if (!env_id.is_none()) {
       nb::object given = nb::steal(PyArray_FromAny(env_id.ptr(), nullptr, 0, 0, 0, nullptr));
@@ -367,20 +470,6 @@ class PyPool {
       ids = {given_ids_.data(), static_cast<size_t>(count)};
     }
     if (ids.count == 0) throw nb::value_error("env_id is empty: give at least one env id");
-    if (!action.is_none() && env_id.is_none()) {
-      // With env_id omitted, the action batch must cover every env.
-      PyObject* a = action.ptr();
-      npy_intp lead = PyArray_Check(a) && PyArray_NDIM(reinterpret_cast<PyArrayObject*>(a)) > 0
-                          ? PyArray_DIM(reinterpret_cast<PyArrayObject*>(a), 0)
-                          : -1;
-      if (lead != num_envs) {
-        throw nb::value_error(("action has a batch of " + std::to_string(lead) +
-                               " but env_id was not given: "
-                               "either pass one action per env (" +
-                               std::to_string(num_envs) + ") or pass env_id")
-                                  .c_str());
-      }
-    }
     ++epoch_;
     for (size_t i = 0; i < ids.count; ++i) {
       const int32_t id = ids.data[i];
@@ -388,19 +477,6 @@ class PyPool {
         throw nb::value_error(("env_id " + std::to_string(id) + " appears twice").c_str());
       }
       marks_[id] = epoch_;
-      if (pool_->in_flight(id)) {
-        throw nb::value_error(("env_id " + std::to_string(id) +
-                               " is not waiting for an action: its previous action is still in "
-                               "flight; recv() its result first")
-                                  .c_str());
-      }
-      if (!reset && pool_->options().autoreset_mode == AutoresetMode::kDisabled &&
-          pool_->episode_over(id)) {
-        throw nb::value_error(("env_id " + std::to_string(id) +
-                               " has no running episode and autoreset_mode is DISABLED: "
-                               "reset it first")
-                                  .c_str());
-      }
     }
     return ids;
   }
@@ -467,6 +543,8 @@ class PyPool {
       std::memcpy(pool_->action_slot(ids.data[i]), data + i * bytes, bytes);
     }
   }
+
+  static constexpr int kMaxRenderSide = 16384;
 
   std::unique_ptr<Pool> pool_;
   int action_type_ = NPY_NOTYPE;
@@ -611,6 +689,8 @@ void BindEnvModule(nb::module_& m, EnvTypeMap& types) {
       .def("reset", &PyPool<Module>::Reset, nb::arg("env_id").none())
       .def("reseed", &PyPool<Module>::Reseed, nb::arg("env_id").none(), nb::arg("seeds"))
       .def("async_reset", &PyPool<Module>::AsyncReset)
+      .def("render", &PyPool<Module>::Render, nb::arg("env_id").none(), nb::arg("camera_id"),
+           nb::arg("width"), nb::arg("height"))
       .def("close", &PyPool<Module>::Close)
       .def("episode_over", &PyPool<Module>::episode_over, nb::arg("env_id"))
       .def_prop_ro("closed", &PyPool<Module>::closed)

@@ -16,9 +16,11 @@
 namespace envfleet {
 
 struct WorkItem {
-  int32_t env_id;  // -1 tells a worker to exit
-  bool reset;      // an explicit reset(): ignore the action, start a new episode
-  int64_t seq;     // the output position fixed at send time (sync order), or -1: claim on finish
+  int32_t env_id;       // -1 tells a worker to exit
+  bool reset;           // an explicit reset(): ignore the action, start a new episode
+  int64_t seq;          // the output position fixed at send time (sync order), or -1: claim on
+                        // finish; for a render item, the frame's index in the render batch
+  bool render = false;  // draw the env (Pool::Render) instead of stepping it
 };
 
 class ActionQueue {

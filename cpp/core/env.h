@@ -5,8 +5,8 @@
 //   Step(action)       advance one step; set reward() and terminated()
 //   Write(out)         write the current observation (and info entries) into an output slot
 //
-// plus one optional hook, ResetAfterTermination(), for envs whose terminations can leave
-// their world running (see below).
+// plus optional hooks: ResetAfterTermination(), for envs whose terminations can leave their
+// world running, and Render(), for envs that can draw themselves (see below).
 //
 // Step and Write are separate so the pool claims an output slot only once the step's
 // dynamics are done: in async mode the first envs to finish fill the first slots. Everything
@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 
 #include "common/numpy/random.h"
 #include "core/spec.h"
@@ -73,6 +74,17 @@ class Env {
   // Re-seeds the env as Gymnasium's reset(seed=...) does. Envs whose engine draws from its own
   // generator too (ALE) override it to re-seed that one as well.
   virtual void Seed(uint64_t seed) { rng_.Seed(seed); }
+
+  // Draws the current state as RGB into `rgb`: height rows of width pixels of 3 bytes, top
+  // row first, as Gymnasium's render() returns it. The pool calls it on a worker thread (never
+  // the Python thread: a renderer may keep per-thread state, such as a GL context, that ends
+  // with the workers) while no step of this env runs. `camera_id` is -1 for the env's default
+  // view, else 0 .. spec.render.num_cameras - 1; width and height are the spec's unless
+  // spec.render.resizable. Envs whose spec has a render width override it.
+  virtual void Render(int camera_id, int width, int height, uint8_t* rgb) {
+    (void)camera_id, (void)width, (void)height, (void)rgb;
+    throw std::logic_error("this env has no renderer");
+  }
 
   double reward() const { return reward_; }
   bool terminated() const { return terminated_; }

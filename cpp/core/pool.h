@@ -10,6 +10,9 @@
 //   recv()                        GIL released while waiting
 //     steps queued envs itself while the head block is incomplete, then waits for it; hands
 //     the block to Python (NumPy arrays view it, no copy) and marks its envs idle.
+//   render(env_ids)               GIL released while waiting
+//     queues one render item per (idle) env; the workers draw each env into its frame of the
+//     caller's batch; the caller only waits (Render() below says why).
 //
 // Sync order: a send made while no env is in flight fixes each result's row to the env's
 // position in that send, so sync mode (batch_size == num_envs) returns results in send order.
@@ -124,6 +127,11 @@ class Pool {
   void* action_slot(int env_id) { return actions_.data() + env_id * action_bytes_; }
   size_t action_bytes() const { return action_bytes_; }
 
+  // An env, for tests and for the binding's checks; only while it is idle.
+  Env& env(int env_id) { return *envs_[env_id].env; }
+  // The env has been reset at least once, so it has a state to draw.
+  bool started(int env_id) const { return envs_[env_id].started; }
+
   // Results the head block still needs before recv() can return it.
   int64_t HeadNeeds() const { return options_.batch_size - Head()->first_row; }
 
@@ -185,6 +193,25 @@ class Pool {
     return head;
   }
 
+  // Draws envs `env_ids` (idle, each started and listed once) into `rgb`: `count` frames of
+  // height x width x 3 bytes, frame i from env_ids[i]. The workers draw them in parallel and
+  // the caller only waits: unlike stepping, it does not help, because a renderer may keep
+  // per-thread state (a GL context) that must end with the worker threads, never live on in
+  // the Python thread. Returns the first env's error message, or "" when all frames are drawn.
+  std::string Render(const int32_t* env_ids, size_t count, int camera_id, int width, int height,
+                     uint8_t* rgb) {
+    render_ = {camera_id, width, height, rgb, static_cast<size_t>(width) * height * 3};
+    render_failed_.store(false, std::memory_order_relaxed);
+    render_error_.clear();
+    render_left_.store(static_cast<int64_t>(count), std::memory_order_relaxed);
+    for (size_t i = 0; i < count; ++i) {
+      queue_.Push({env_ids[i], false, static_cast<int64_t>(i), /*render=*/true});
+    }
+    queue_.Announce(static_cast<int64_t>(count));
+    render_done_.Wait();
+    return render_error_;
+  }
+
   // ---- Python thread (GIL held) ----------------------------------------------------------
 
   // Takes the completed head block out of the ring, marks its envs idle and replaces it with
@@ -227,6 +254,16 @@ class Pool {
     // autoreset goes through Env::ResetAfterTermination, which may continue its clock.
     bool terminated_only = false;
     bool in_flight = false;  // Python thread only
+    bool started = false;    // reset at least once; like needs_reset, read once delivered
+  };
+
+  // The frames Render() asked for; workers read it only while its items are queued.
+  struct RenderRequest {
+    int camera_id = -1;
+    int width = 0;
+    int height = 0;
+    uint8_t* rgb = nullptr;
+    size_t frame_bytes = 0;
   };
 
   std::vector<ArraySpec> OutputKeys() const {
@@ -263,12 +300,38 @@ class Pool {
     }
   }
 
+  // Draws one frame of the current Render() call. Render items are queued only while the
+  // caller waits in Render(), so only workers take them (the caller's Wait() never runs then).
+  void RenderItem(const WorkItem& item) {
+    try {
+      envs_[item.env_id].env->Render(
+          render_.camera_id, render_.width, render_.height,
+          render_.rgb + static_cast<size_t>(item.seq) * render_.frame_bytes);
+    } catch (const std::exception& e) {
+      RenderFailed(item.env_id, e.what());
+    } catch (...) {
+      RenderFailed(item.env_id, "unknown C++ exception");
+    }
+    if (render_left_.fetch_sub(1, std::memory_order_acq_rel) == 1) render_done_.Post();
+  }
+
+  void RenderFailed(int32_t env_id, const char* what) {
+    bool expected = false;
+    if (render_failed_.compare_exchange_strong(expected, true, std::memory_order_acq_rel)) {
+      render_error_ = "env " + std::to_string(env_id) + " failed to render: " + what;
+    }
+  }
+
   // Runs a chunk of items, counting finished rows per block so that each block's counter is
   // touched once per chunk rather than once per env.
   void ProcessChunk(const WorkItem* items, int32_t count) {
     Block* block = nullptr;
     int64_t rows = 0;
     for (int32_t i = 0; i < count; ++i) {
+      if (items[i].render) {
+        RenderItem(items[i]);
+        continue;
+      }
       Block* written = Process(items[i]);
       if (written != block) {
         if (block != nullptr) Complete(block, rows);
@@ -298,6 +361,7 @@ class Pool {
         if (!StartEpisode(env, !item.reset && record.terminated_only)) record.elapsed = 0;
         elapsed = record.elapsed;
         record.needs_reset = false;
+        record.started = true;
         record.terminated_only = false;
       } else {
         env.Step(actions_.data() + item.env_id * action_bytes_);
@@ -385,6 +449,12 @@ class Pool {
   int64_t reserved_ = 0;          // queued items the caller promised to step itself
   bool closed_ = false;
   int32_t takers_ = 2;
+
+  RenderRequest render_;
+  alignas(64) std::atomic<int64_t> render_left_{0};
+  std::atomic<bool> render_failed_{false};
+  std::string render_error_;  // written by the first failing worker, read after render_done_
+  Semaphore render_done_;
   std::unique_ptr<ThreadPool> workers_;
 };
 

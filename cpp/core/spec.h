@@ -82,6 +82,16 @@ inline ArraySpec Box(std::string name, DType dtype, std::vector<int64_t> shape,
   return {std::move(name), dtype, std::move(shape), std::move(low), std::move(high), false};
 }
 
+// What an env can draw (Env::Render). Sizes and rates are the reference env's own, so that
+// make(render_mode=...) defaults to the frames the reference renders.
+struct RenderSpec {
+  int width = 0;  // 0: the env has no renderer
+  int height = 0;
+  bool resizable = false;  // whether other sizes may be asked for (MuJoCo) or not (pixel art)
+  double fps = 0;          // Gymnasium's metadata["render_fps"]
+  int num_cameras = 0;     // valid camera ids: -1 (the env's default view) .. num_cameras - 1
+};
+
 // How the observation keys are presented: one array, a tuple of arrays (Blackjack), or a dict.
 enum class ObsLayout : uint8_t { kSingle, kTuple, kDict };
 
@@ -92,6 +102,7 @@ struct EnvSpec {
   ObsLayout obs_layout = ObsLayout::kSingle;
   double reward_low = -std::numeric_limits<double>::infinity();
   double reward_high = std::numeric_limits<double>::infinity();
+  RenderSpec render;
 };
 
 // Environment options. Each env type publishes its defaults; Python may override any of them

@@ -8,14 +8,23 @@ keys, and (SAME_STEP autoreset) ``final_obs:*`` / ``final_info:*``.
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import numpy as np
 
+from envfleet.render_window import HumanWindow
 from envfleet.spec import AutoresetMode, EnvSpec
 
 REWARD, TERMINATED, TRUNCATED, ENV_ID, ELAPSED_STEP = range(5)
 FIRST_ENV_KEY = 5
+
+
+def render_metadata(spec: EnvSpec) -> dict[str, Any]:
+    """``metadata["render_modes"]`` and ``["render_fps"]``, as the reference env states them."""
+    if not spec.render.available:
+        return {"render_modes": []}
+    return {"render_modes": ["rgb_array", "human"], "render_fps": spec.render.render_fps}
 
 
 class PoolBase:
@@ -25,6 +34,8 @@ class PoolBase:
         config = spec.config
         self._spec = spec
         self.num_envs = config.num_envs
+        # Checked before any env is built: a missing display fails fast and clearly.
+        self._window = HumanWindow(config.task_id) if config.render_mode == "human" else None
         self._pool = spec.module.Pool(
             spec.env_type,
             config.env_options,
@@ -74,6 +85,35 @@ class PoolBase:
     def recv(self, *args: Any, **kwargs: Any):
         """Waits for the next batch of ``batch_size`` results and returns it formatted."""
         return self._format(self._pool.recv(), *args, **kwargs)
+
+    def render(self, env_ids: Any = None, camera_id: int | None = None):
+        """Draws envs ``env_ids`` (default: ``[render_env_id]``) as a ``(B, H, W, 3)`` uint8
+        array, on the worker threads; ``camera_id`` (default: ``render_camera_id``) is -1 for
+        the env's default view or one of its cameras. The envs must be idle (no step in
+        flight) and reset at least once; rendering never changes their state. With
+        ``render_mode="human"`` the frames go to a window instead and None is returned.
+        """
+        frames = self._render_frames(env_ids, camera_id)
+        if self._window is not None:
+            self._window.show(frames, self._spec.render.fps)
+            return None
+        return frames
+
+    def _render_frames(self, env_ids: Any, camera_id: Any) -> np.ndarray:
+        config = self._spec.config
+        if config.render_mode is None:
+            modes = "'rgb_array' or 'human'" if self._spec.render.available else "none here"
+            raise RuntimeError(
+                f"render() needs a render_mode given to make({config.task_id!r}, "
+                f"render_mode=...): {modes}"
+            )
+        if env_ids is None:
+            env_ids = [config.render_env_id]
+        if camera_id is None:
+            camera_id = config.render_camera_id
+        elif isinstance(camera_id, bool | np.bool_) or not isinstance(camera_id, numbers.Integral):
+            raise TypeError(f"camera_id must be an int or None, got {camera_id!r}")
+        return self._pool.render(env_ids, int(camera_id), config.render_width, config.render_height)
 
     def async_reset(self) -> None:
         """Queues a reset of every env; ``recv()`` then returns their first observations."""
@@ -145,6 +185,8 @@ class PoolBase:
 
     def _close_pool(self) -> None:
         self._pool.close()
+        if self._window is not None:
+            self._window.close()
 
     def __len__(self) -> int:
         return self._spec.config.num_envs

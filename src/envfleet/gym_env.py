@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envfleet.base import REWARD, TERMINATED, TRUNCATED, PoolBase
+from envfleet.base import REWARD, TERMINATED, TRUNCATED, PoolBase, render_metadata
 from envfleet.spec import EnvSpec
 
 
@@ -26,7 +26,11 @@ class GymEnvPool(PoolBase):
         self.action_space = spec.action_space
         self.single_observation_space = spec.observation_space
         self.single_action_space = spec.action_space
-        self.metadata = {"autoreset_mode": spec.config.autoreset_mode.to_gymnasium()}
+        self.metadata = {
+            "autoreset_mode": spec.config.autoreset_mode.to_gymnasium(),
+            **render_metadata(spec),
+        }
+        self.render_mode = spec.config.render_mode
 
     def reset(self, env_id: Any = None):
         out = self._pool.reset(env_id)

@@ -18,7 +18,7 @@ import numpy as np
 from gymnasium.vector import VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from envfleet.base import REWARD, TERMINATED, TRUNCATED, PoolBase
+from envfleet.base import REWARD, TERMINATED, TRUNCATED, PoolBase, render_metadata
 from envfleet.spec import EnvSpec
 
 
@@ -34,11 +34,21 @@ class GymnasiumEnvPool(PoolBase, VectorEnv):
         self.action_space = batch_space(spec.action_space, config.batch_size)
         self.metadata = {
             "autoreset_mode": config.autoreset_mode.to_gymnasium(),
-            "render_modes": [],
+            **render_metadata(spec),
         }
-        self.render_mode = None
+        self.render_mode = config.render_mode
         self.closed = False
         self._last_obs = None
+
+    def render(self, env_ids: Any = None, camera_id: int | None = None):
+        """Gymnasium's ``VectorEnv.render()``: with no ``env_ids``, a tuple of one (H, W, 3)
+        frame per env (what Gymnasium's vector wrappers, RecordVideo and HumanRendering,
+        expect; ``render()[0]`` is env 0's frame, as in EnvPool with ``render_env_id=0``).
+        With ``env_ids``, or in ``"human"`` mode, EnvPool's :meth:`PoolBase.render`.
+        """
+        if env_ids is None and self.render_mode == "rgb_array":
+            return tuple(self._render_frames(self.all_env_ids, camera_id))
+        return PoolBase.render(self, env_ids, camera_id)
 
     @PoolBase.spec.setter
     def spec(self, value: Any) -> None:  # VectorEnv's base class assigns None

@@ -38,7 +38,13 @@ POOL_OPTIONS = (
     "max_episode_steps",
     "thread_affinity_offset",
     "autoreset_mode",
+    "render_mode",
+    "render_env_id",
+    "render_width",
+    "render_height",
+    "render_camera_id",
 )
+RENDER_MODES = (None, "rgb_array", "human")
 _MAX_SEED = 2**63 - 1
 
 
@@ -184,7 +190,7 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
     env_options = {name: default for name, (_, default) in defaults.items()}
     env_options.update(_coerce_options(defaults, {**reg.options, **kwargs}))
     spec_dict = module.env_spec(reg.env_type, env_options)
-    config = _pool_config(reg, env_options, **pool_kwargs)
+    config = _pool_config(reg, env_options, spec_dict["render"], **pool_kwargs)
     return EnvSpec(config, reg.env_type, spec_dict, module, reg.reward_threshold)
 
 
@@ -283,6 +289,7 @@ def _seeds(seed: Any, num_envs: int) -> tuple[int, ...]:
 def _pool_config(
     reg: Registration,
     env_options: dict[str, Any],
+    render: dict[str, Any],
     num_envs: int = 1,
     batch_size: int | None = None,
     num_threads: int | None = None,
@@ -290,6 +297,11 @@ def _pool_config(
     max_episode_steps: int | None = None,
     thread_affinity_offset: int = -1,
     autoreset_mode: Any = AutoresetMode.NEXT_STEP,
+    render_mode: str | None = None,
+    render_env_id: int = 0,
+    render_width: int | None = None,
+    render_height: int | None = None,
+    render_camera_id: int = -1,
 ) -> PoolConfig:
     num_envs = _int_arg("num_envs", num_envs, 1)
     if batch_size is None:
@@ -318,4 +330,53 @@ def _pool_config(
         thread_affinity_offset=thread_affinity_offset,
         autoreset_mode=AutoresetMode.parse(autoreset_mode),
         env_options=env_options,
+        **_render_options(
+            reg.task_id,
+            render,
+            num_envs,
+            render_mode,
+            render_env_id,
+            render_width,
+            render_height,
+            render_camera_id,
+        ),
     )
+
+
+def _render_options(
+    task_id: str,
+    render: dict[str, Any],
+    num_envs: int,
+    mode: Any,
+    env_id: Any,
+    width: Any,
+    height: Any,
+    camera_id: Any,
+) -> dict[str, Any]:
+    """Checks the render options against what the env can draw; sizes default to its own."""
+    if mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be one of {RENDER_MODES}, got {mode!r}")
+    if render["width"] <= 0 and (mode, width, height, camera_id) != (None, None, None, -1):
+        raise ValueError(
+            f"{task_id} has no renderer: leave render_mode (None) and the other render options out"
+        )
+    env_id = _int_arg("render_env_id", env_id, 0, num_envs - 1)
+    size = {}
+    for name, value, default in (
+        ("render_width", width, render["width"]),
+        ("render_height", height, render["height"]),
+    ):
+        value = default if value is None else _int_arg(name, value, 1, 16384)
+        if value != default and not render["resizable"]:
+            raise ValueError(
+                f"{task_id} draws {render['width']}x{render['height']} frames only (as its "
+                f"reference does): {name} must be {default} or left out, got {value}"
+            )
+        size[name] = value
+    camera_id = _int_arg("render_camera_id", camera_id, -1, render["num_cameras"] - 1)
+    return {
+        "render_mode": mode,
+        "render_env_id": env_id,
+        "render_camera_id": camera_id,
+        **size,
+    }

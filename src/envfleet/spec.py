@@ -68,6 +68,11 @@ class PoolConfig:
     thread_affinity_offset: int
     autoreset_mode: AutoresetMode
     env_options: dict[str, Any] = field(default_factory=dict)
+    render_mode: str | None = None
+    render_env_id: int = 0
+    render_width: int = 0  # 0: the env has no renderer
+    render_height: int = 0
+    render_camera_id: int = -1
 
     def __getattr__(self, name: str) -> Any:
         # EnvPool exposes env options as attributes of spec.config, next to pool options.
@@ -153,6 +158,28 @@ def _bound(values: list[float], shape: tuple[int, ...], dtype: np.dtype, low: bo
     return array.astype(dtype) if dtype != np.bool_ else array
 
 
+@dataclass(frozen=True)
+class RenderInfo:
+    """What one env can draw, as its C++ spec states it (``RenderSpec``): the reference env's
+    frame size and ``render_fps``, whether other sizes may be asked for, and its camera count
+    (valid camera ids: -1, the default view, to ``num_cameras - 1``)."""
+
+    width: int
+    height: int
+    resizable: bool
+    fps: float
+    num_cameras: int
+
+    @property
+    def available(self) -> bool:
+        return self.width > 0
+
+    @property
+    def render_fps(self) -> int | float:
+        """``metadata["render_fps"]`` as Gymnasium's envs state it (an int where it is one)."""
+        return int(self.fps) if float(self.fps).is_integer() else self.fps
+
+
 class EnvSpec:
     """The spec of one task with given options: what ``make_spec`` returns.
 
@@ -176,6 +203,7 @@ class EnvSpec:
         self.info_keys = [ArrayInfo.from_core(d) for d in core_spec["info"]]
         self.action_key = ArrayInfo.from_core(core_spec["action"])
         self.reward_range: tuple[float, float] = tuple(core_spec["reward_range"])
+        self.render = RenderInfo(**core_spec["render"])
         self.observation_space = self._observation_space()
         self.action_space = self.action_key.space()
 

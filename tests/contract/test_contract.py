@@ -318,6 +318,21 @@ def test_spec_describes_one_env(task):
         assert field.shape == key.shape and field.dtype == key.dtype, key.name
     assert spec.action_spec().shape == spec.action_key.shape
     assert spec.action_spec().dtype == spec.action_key.dtype
+    # Rendering: the reference's frame size and fps, or nothing at all.
+    render = spec.render
+    if render.available:
+        assert render.width > 0 and render.height > 0 and render.fps > 0, render
+        assert render.num_cameras >= 0, render
+        assert (spec.config.render_width, spec.config.render_height) == (
+            render.width,
+            render.height,
+        )
+    else:
+        assert (render.width, render.height, render.num_cameras) == (0, 0, 0), render
+        with pytest.raises(ValueError, match="has no renderer"):
+            envfleet.make_spec(task, render_mode="rgb_array")
+    with pytest.raises(ValueError, match="render_mode must be one of"):
+        envfleet.make_spec(task, render_mode="rgb")
 
 
 def test_rollout_matches_the_spec(reference):
@@ -360,6 +375,41 @@ def test_rollout_matches_the_spec(reference):
         assert ends >= 2, f"env {i}: {ends} episode ends in {REF_STEPS} steps (limit {LIMIT})"
 
 
+# Frames for the contract: small where the env allows any size (software GL is slow).
+RENDER_SIDE = 48
+
+
+def render_options(spec) -> dict:
+    """render_mode="rgb_array" for an env that can draw (at RENDER_SIDE where resizable)."""
+    if not spec.render.available:
+        return {}
+    if spec.render.resizable:
+        return dict(render_mode="rgb_array", render_width=RENDER_SIDE, render_height=RENDER_SIDE)
+    return dict(render_mode="rgb_array")
+
+
+def check_render(env, spec, where: str) -> None:
+    """Renders every env (the Gymnasium front end's render(): one frame per env) between the
+    steps of a pool whose trajectory is compared with the reference run, which never renders:
+    so rendering must leave the simulation as it was. Frames have the configured size, are
+    the same when drawn again, and env_ids picks frames out of the same set."""
+    if not spec.render.available:
+        return
+    config = spec.config
+    assert env.render_mode == "rgb_array"
+    assert env.metadata["render_modes"] == ["rgb_array", "human"], where
+    assert env.metadata["render_fps"] == spec.render.render_fps, where
+    frames = env.render()
+    assert isinstance(frames, tuple) and len(frames) == config.num_envs, where
+    for frame in frames:
+        assert frame.shape == (config.render_height, config.render_width, 3), where
+        assert frame.dtype == np.uint8, where
+    again = env.render(env_ids=[1, 0])
+    assert again.shape == (2, config.render_height, config.render_width, 3), where
+    np.testing.assert_array_equal(again[0], frames[1], err_msg=f"{where}: render again, env 1")
+    np.testing.assert_array_equal(again[1], frames[0], err_msg=f"{where}: render again, env 0")
+
+
 def _reorder(out):
     """(obs, reward, terminated, truncated, info) -> (obs, info, reward, terminated, truncated),
     the argument order of :func:`rows`."""
@@ -373,9 +423,10 @@ def test_two_threads_and_partial_resets(reference):
     reference trajectory again) and through Gymnasium's ``reset_mask`` option, while env 0's
     episode goes on exactly as in the reference run; a full ``reset()`` resets both."""
     spec, ref, actions, n = reference.spec, reference.trajectories, reference.actions, NUM_ENVS
-    env = make(reference.task, num_envs=n, num_threads=2)
+    env = make(reference.task, num_envs=n, num_threads=2, **render_options(spec))
     try:
         obs, info = env.reset()
+        check_render(env, spec, "reset")
         check_batch(spec, obs, info, n)
         assert info["env_id"].tolist() == list(range(n))
         assert info["elapsed_step"].tolist() == [0] * n
@@ -383,6 +434,7 @@ def test_two_threads_and_partial_resets(reference):
             assert_same_step(spec, step, ref[i][0], f"num_threads=2: env {i}, reset")
         for t in range(1, STEPS + 1):
             out = env.step(actions[t])
+            check_render(env, spec, f"step {t}")
             assert out[4]["env_id"].tolist() == list(range(n)), f"step {t}: sync order"
             for i, step in rows(spec, *_reorder(out)).items():
                 assert_same_step(spec, step, ref[i][t], f"num_threads=2: env {i}, step {t}")

@@ -68,7 +68,9 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -140,6 +142,23 @@ inline RomInfo ReadRomInfo(const std::string& path) {
           settings->getAvailableDifficulties()};
 }
 
+// The height of a game's screen (210 rows for most; PAL games such as AirRaid have 250). Only
+// the emulator knows it (it detects PAL by running frames), so the first ask per ROM loads
+// the game once; the spec's render size needs it before any env exists.
+inline int ScreenHeight(const std::string& rom_path) {
+  static std::mutex mutex;
+  static std::map<std::string, int> heights;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = heights.find(rom_path);
+  if (it == heights.end()) {
+    QuietAle();
+    ale::ALEInterface ale;
+    ale.loadROM(rom_path);
+    it = heights.emplace(rom_path, static_cast<int>(ale.getScreen().height())).first;
+  }
+  return it->second;
+}
+
 class AtariEnv : public Env {
  public:
   static Config DefaultConfig() {
@@ -206,6 +225,9 @@ class AtariEnv : public Env {
       spec.reward_low = -1.0;
       spec.reward_high = 1.0;
     }
+    // ale-py's render(): the emulator's whole screen in colour, at its metadata's 30 fps.
+    spec.render = {kRawWidth, ScreenHeight(RomPath(config)), /*resizable=*/false, /*fps=*/30.0,
+                   /*num_cameras=*/0};
     return spec;
   }
 
@@ -260,6 +282,23 @@ class AtariEnv : public Env {
     last_.assign(static_cast<size_t>(channels_) * raw_size_, 0);
     prev_.assign(static_cast<size_t>(channels_) * raw_size_, 0);
     stack_.assign(frame_bytes_ * stack_num_, 0);
+  }
+
+  // ale-py's render() (ALEInterface::getScreenRGB): the current screen, the last frame of the
+  // last step (not max-pooled), through the palette.
+  void Render(int /*camera_id*/, int width, int height, uint8_t* rgb) override {
+    if (width != kRawWidth || height != raw_height_) {
+      throw std::runtime_error("this game's screen is " + std::to_string(kRawWidth) + "x" +
+                               std::to_string(raw_height_) + ", not the spec's " +
+                               std::to_string(width) + "x" + std::to_string(height));
+    }
+    const uint8_t* screen = ale_->getScreen().getArray();
+    for (int i = 0; i < raw_size_; ++i, rgb += 3) {
+      const auto& c = rgb_lut_[screen[i]];
+      rgb[0] = c[0];
+      rgb[1] = c[1];
+      rgb[2] = c[2];
+    }
   }
 
   // ale-py's seed_game(seed): SeedSequence(seed) gives the no-op stream's seed and ALE's

@@ -36,6 +36,7 @@ class TinyEnv : public Env {
     spec.obs = {Box("obs", DType::kInt64, {4}, {}, {})};
     spec.info = {Box("draw", DType::kFloat64, {}, {0.0}, {1.0})};
     spec.action = Discrete("action", 10);
+    spec.render = {4, 2, /*resizable=*/true, /*fps=*/50.0, /*num_cameras=*/1};
     return spec;
   }
   TinyEnv(const Config& config, uint64_t seed)
@@ -80,6 +81,17 @@ class TinyEnv : public Env {
     Reset();
     return continue_episodes_;
   }
+  // Each pixel holds (steps, episodes, seed); camera 0 fails. Records the drawing thread.
+  void Render(int camera_id, int width, int height, uint8_t* rgb) override {
+    render_thread = std::this_thread::get_id();
+    if (camera_id == 0) throw std::runtime_error("camera 0 is broken");
+    for (int i = 0; i < width * height; ++i, rgb += 3) {
+      rgb[0] = static_cast<uint8_t>(steps_);
+      rgb[1] = static_cast<uint8_t>(episodes_);
+      rgb[2] = static_cast<uint8_t>(seed_);
+    }
+  }
+  std::thread::id render_thread;
 
  private:
   int64_t seed_;
@@ -572,6 +584,57 @@ TEST(Pool, AnEnvThatCannotBeBuiltFailsTheConstructor) {
                         Driver({{"fail_build_seed", bad}, {"build_us", build_us}}, 5, 5, 2));
     }
   }
+}
+
+// The env behind an id, to look at what Render() recorded.
+TinyEnv& EnvOf(Driver& d, int32_t id) { return static_cast<TinyEnv&>(d.pool->env(id)); }
+
+TEST(Pool, RenderDrawsEachRequestedEnvIntoItsFrameOnTheWorkers) {
+  Driver d({{"episode_length", int64_t{100}}}, 4, 4, 2);
+  d.ResetAll();
+  d.StepAll(1);
+  d.Step({2}, {1});  // env 2 is one step ahead
+  const std::vector<int32_t> ids = {2, 0, 3};
+  std::vector<uint8_t> rgb(ids.size() * 5 * 3 * 3, 0xEE);
+  CHECK(d.pool->Render(ids.data(), ids.size(), -1, 5, 3, rgb.data()).empty());
+  for (size_t f = 0; f < ids.size(); ++f) {
+    for (size_t p = 0; p < 15; ++p) {
+      const uint8_t* px = rgb.data() + (f * 15 + p) * 3;
+      CHECK_EQ(px[0], ids[f] == 2 ? 2 : 1);  // steps
+      CHECK_EQ(px[1], 1);                    // episodes
+      CHECK_EQ(px[2], 100 + ids[f]);         // seed
+    }
+    CHECK(EnvOf(d, ids[f]).render_thread != std::this_thread::get_id());
+  }
+  CHECK(EnvOf(d, 1).render_thread == std::thread::id());  // not asked for, not drawn
+  // Drawing changed nothing: the next step goes on from where the envs were.
+  const Batch next = d.StepAll(1);
+  CHECK_EQ(next.rows[2].steps, 3);
+  CHECK_EQ(next.rows[0].steps, 2);
+}
+
+TEST(Pool, ARenderErrorNamesTheEnvAndLeavesThePoolUsable) {
+  Driver d({{"episode_length", int64_t{100}}}, 3, 3, 2);
+  d.ResetAll();
+  const std::vector<int32_t> ids = {0, 1, 2};
+  std::vector<uint8_t> rgb(3 * 4 * 2 * 3);
+  const std::string error = d.pool->Render(ids.data(), ids.size(), 0, 4, 2, rgb.data());
+  CHECK(error.find("failed to render: camera 0 is broken") != std::string::npos);
+  CHECK(error.rfind("env ", 0) == 0);
+  CHECK(d.pool->Render(ids.data(), ids.size(), -1, 4, 2, rgb.data()).empty());
+  CHECK_EQ(d.StepAll(1).rows[1].steps, 1);
+}
+
+TEST(Pool, IdleEnvsRenderWhileOthersAreInFlight) {
+  Driver d({{"episode_length", int64_t{100}}}, 4, 2, 2);
+  d.Send(d.AllIds(), {}, true);
+  const Batch first = d.Recv();  // two envs delivered, two still in flight
+  std::vector<int32_t> idle = first.EnvIds();
+  std::vector<uint8_t> rgb(2 * 4 * 2 * 3);
+  CHECK(d.pool->Render(idle.data(), idle.size(), -1, 4, 2, rgb.data()).empty());
+  CHECK_EQ(rgb[2], 100 + idle[0]);
+  CHECK_EQ(rgb[24 + 2], 100 + idle[1]);
+  CHECK_EQ(d.Recv().rows.size(), 2u);
 }
 
 TEST(Pool, TheCallerStepsTheEnvsItReserves) {

@@ -83,6 +83,8 @@ def make_reference(req: dict):
     if req.get("difficulty", -1) != -1:
         kwargs["difficulty"] = req["difficulty"]
     name = ale_py.registration.rom_id_to_name(game)
+    if req.get("screens"):
+        kwargs["render_mode"] = "rgb_array"
     if f"ALE/{name}-v5" in gymnasium.registry:
         env = gymnasium.make(f"ALE/{name}-v5", **kwargs)
     else:  # the two-player ROMs ale-py does not register
@@ -150,6 +152,7 @@ def run(req: dict, seed: int, actions: np.ndarray) -> dict:
     limit = req.get("max_episode_steps", 27000)
     ale = stack.unwrapped.ale
     keys = ("obs", "reward", "terminated", "truncated", "lives", "game_over", "ram", "elapsed")
+    keys += ("screen",) if req.get("screens") else ()
     out = {k: [] for k in keys}
 
     def record(obs, reward, terminated, truncated, elapsed):
@@ -161,6 +164,8 @@ def run(req: dict, seed: int, actions: np.ndarray) -> dict:
         out["game_over"].append(ale.game_over(with_truncation=False))
         out["ram"].append(ale.getRAM().copy())
         out["elapsed"].append(elapsed)
+        if req.get("screens"):  # what ale-py's render() returns: the current screen in RGB
+            out["screen"].append(stack.unwrapped.render())
 
     obs, _ = stack.reset(seed=seed)
     record(obs, 0.0, False, False, 0)

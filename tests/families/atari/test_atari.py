@@ -49,6 +49,7 @@ SHARED = {
 def reference(tmp_path, game: str, seeds, actions, **options) -> list[dict]:
     """Runs atari_reference.py; returns one dict of arrays per seed."""
     req = {k: v for k, v in options.items() if k in SHARED}
+    req["screens"] = options.get("render_mode") == "rgb_array"
     if options.get("use_inter_area_resize") is False:
         req["interpolation"] = "linear"
     req.update(game=game, seeds=[int(s) for s in seeds], actions=[a.tolist() for a in actions])
@@ -85,10 +86,12 @@ def run_envfleet(task_id: str, seed: int, actions: np.ndarray, **options) -> lis
                 "elapsed",
                 "info_reward",
                 "ram",
+                "screen",
             )
         }
         for _ in range(num_envs)
     ]
+    rendering = options.get("render_mode") == "rgb_array"
 
     def record(obs, reward, terminated, truncated, info):
         for i in range(num_envs):
@@ -103,6 +106,9 @@ def run_envfleet(task_id: str, seed: int, actions: np.ndarray, **options) -> lis
             o["info_reward"].append(info["reward"][i])
             if "ram" in info:
                 o["ram"].append(info["ram"][i].copy())
+        if rendering:
+            for i, frame in enumerate(env.render()):
+                out[i]["screen"].append(frame.copy())
 
     obs, info = env.reset()
     zeros = np.zeros(num_envs)
@@ -131,6 +137,10 @@ def assert_aligned(ours: dict, ref: dict, label: str) -> None:
         assert ours["lives"][t] == ref["lives"][t], f"lives, {where}"
         assert ours["game_over"][t] == ref["game_over"][t], f"game over, {where}"
         assert ours["elapsed"][t] == ref["elapsed"][t], f"elapsed_step, {where}"
+        if "screen" in ref:
+            np.testing.assert_array_equal(
+                ours["screen"][t], ref["screen"][t], err_msg=f"render(), {where}"
+            )
 
 
 def check_alignment(
@@ -180,6 +190,33 @@ ALIGNMENT_CASES = [
 )
 def test_alignment(tmp_path, game, steps, options):
     check_alignment(tmp_path, game, steps, **options)
+
+
+# render() against ale-py's render() (its screen in RGB), every step, exactly: a 210-row and
+# a 250-row (PAL) screen, and colour, across resets and game overs.
+RENDER_CASES = [
+    ("breakout", 250, dict(episodic_life=True)),
+    ("air_raid", 150, dict()),
+    ("ms_pacman", 150, dict(frame_skip=2)),
+]
+
+
+@pytest.mark.parametrize("game,steps,options", RENDER_CASES, ids=[c[0] for c in RENDER_CASES])
+def test_render_is_ale_py_render(tmp_path, game, steps, options):
+    ours = check_alignment(tmp_path, game, steps, render_mode="rgb_array", **options)
+    assert len(ours[0]["screen"]) == steps + 1
+
+
+def test_render_size_and_errors():
+    env = envfleet.make("AirRaid-v5", num_envs=2, render_mode="rgb_array")
+    assert env.metadata["render_fps"] == 30
+    assert env.spec.render.height == 250 and env.spec.render.width == 160
+    env.reset()
+    assert env.render(env_ids=[1]).shape == (1, 250, 160, 3)
+    with pytest.raises(ValueError, match="draws 160x250 frames only"):
+        envfleet.make("AirRaid-v5", render_mode="rgb_array", render_width=84)
+    with pytest.raises(ValueError, match="camera_id 0 is out of range"):
+        env.render(camera_id=0)
 
 
 @pytest.mark.skipif(
