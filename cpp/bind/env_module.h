@@ -330,6 +330,7 @@ class PyPool {
   // The caller steps about its fair share itself rather than hand everything to the workers:
   // with one env this removes the thread hand-off entirely.
   int64_t Reserve(size_t count) const {
+    if (pool_->spec().workers_only) return 0;
     const int64_t threads = pool_->options().num_threads;
     return (static_cast<int64_t>(count) + threads) / (threads + 1);
   }

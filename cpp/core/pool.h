@@ -84,7 +84,8 @@ class Pool {
       block->Prepare(0);
       ring_[i].store(block, std::memory_order_relaxed);
     }
-    takers_ = options_.num_threads + 1;  // the workers and the waiting caller
+    // The workers and the waiting caller share the queue, unless the caller must not step.
+    takers_ = options_.num_threads + (spec_.workers_only ? 0 : 1);
     workers_ = std::make_unique<ThreadPool>(options_.num_threads, options_.thread_affinity_offset,
                                             [this] { WorkerLoop(); });
   }
@@ -183,6 +184,10 @@ class Pool {
     }
     Block* head = Head();
     while (!head->ready.TryWait()) {
+      if (spec_.workers_only) {
+        head->ready.Wait();
+        break;
+      }
       if (const int32_t count = queue_.TryTake(items, takers_)) {
         ProcessChunk(items, count);
       } else {

@@ -103,6 +103,11 @@ struct EnvSpec {
   double reward_low = -std::numeric_limits<double>::infinity();
   double reward_high = std::numeric_limits<double>::infinity();
   RenderSpec render;
+  // The env's Reset and Step keep per-thread state (a GL context, when observations are
+  // rendered pixels) and must run on the pool's worker threads only: the caller then waits
+  // in recv() instead of stepping envs itself, so no such state is made on the Python thread,
+  // where it would outlive the pool.
+  bool workers_only = false;
 };
 
 // Environment options. Each env type publishes its defaults; Python may override any of them

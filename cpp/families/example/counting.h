@@ -5,6 +5,8 @@
 // Action: Discrete(10); the reward is the action, so a test can see which action reached
 // which env. The episode terminates after `episode_length` steps. With `continue_episodes`,
 // the autoreset after a termination continues the ended episode's clock (see 7).
+// Frames (render_mode="rgb_array"; see 9): every pixel is (steps, episodes, camera_id + 1),
+// so tests can see which env and which camera a frame came from.
 #ifndef ENVFLEET_FAMILIES_EXAMPLE_COUNTING_H_
 #define ENVFLEET_FAMILIES_EXAMPLE_COUNTING_H_
 
@@ -24,7 +26,8 @@ class CountingEnv : public Env {
   static Config DefaultConfig() {
     return {{"episode_length", int64_t{5}},
             {"fail_at_step", int64_t{-1}},
-            {"continue_episodes", false}};
+            {"continue_episodes", false},
+            {"fail_render", false}};
   }
 
   // 2. What the env reads and writes, for the given options. The pool sizes its buffers from
@@ -38,6 +41,9 @@ class CountingEnv : public Env {
     spec.action = Discrete("action", 10);
     spec.reward_low = 0;
     spec.reward_high = 9;
+    // Only envs that can draw themselves (9) fill this: 16x8 frames by default, any size on
+    // request, 50 frames/s, one camera besides the default view.
+    spec.render = {16, 8, /*resizable=*/true, /*fps=*/50.0, /*num_cameras=*/1};
     return spec;
   }
 
@@ -47,7 +53,8 @@ class CountingEnv : public Env {
       : Env(seed),
         episode_length_(config.Get<int64_t>("episode_length")),
         fail_at_step_(config.Get<int64_t>("fail_at_step")),
-        continue_episodes_(config.Get<bool>("continue_episodes")) {}
+        continue_episodes_(config.Get<bool>("continue_episodes")),
+        fail_render_(config.Get<bool>("fail_render")) {}
 
   // 4. Reset starts an episode. The pool calls it for the first step, for reset(), and for
   //    the step after an episode ended (NEXT_STEP autoreset; after a termination, through
@@ -95,10 +102,23 @@ class CountingEnv : public Env {
     episodes_ = 0;
   }
 
+  // 9. Optional. Render draws the current state into height x width RGB pixels, top row
+  //    first, on a worker thread; it must not change the state. camera_id is -1 (the
+  //    default view) or one of spec.render.num_cameras cameras.
+  void Render(int camera_id, int width, int height, uint8_t* rgb) override {
+    if (fail_render_) throw std::runtime_error("failing to render");
+    for (int i = 0; i < width * height; ++i, rgb += 3) {
+      rgb[0] = static_cast<uint8_t>(steps_);
+      rgb[1] = static_cast<uint8_t>(episodes_);
+      rgb[2] = static_cast<uint8_t>(camera_id + 1);
+    }
+  }
+
  private:
   int64_t episode_length_;
   int64_t fail_at_step_;
   bool continue_episodes_;
+  bool fail_render_;
   int64_t steps_ = 0;
   int64_t episodes_ = 0;
 };

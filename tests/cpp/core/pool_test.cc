@@ -26,13 +26,14 @@ namespace {
 class TinyEnv : public Env {
  public:
   static Config DefaultConfig() {
-    return {{"episode_length", int64_t{3}},  {"fail_at_step", int64_t{-1}},
-            {"fail_seed", int64_t{-1}},      {"throw_non_std", false},
-            {"continue_episodes", false},    {"build_us", int64_t{0}},
-            {"fail_build_seed", int64_t{-1}}};
+    return {{"episode_length", int64_t{3}},   {"fail_at_step", int64_t{-1}},
+            {"fail_seed", int64_t{-1}},       {"throw_non_std", false},
+            {"continue_episodes", false},     {"build_us", int64_t{0}},
+            {"fail_build_seed", int64_t{-1}}, {"workers_only", false}};
   }
-  static EnvSpec Spec(const Config&) {
+  static EnvSpec Spec(const Config& config) {
     EnvSpec spec;
+    spec.workers_only = config.Get<bool>("workers_only");
     spec.obs = {Box("obs", DType::kInt64, {4}, {}, {})};
     spec.info = {Box("draw", DType::kFloat64, {}, {0.0}, {1.0})};
     spec.action = Discrete("action", 10);
@@ -59,6 +60,7 @@ class TinyEnv : public Env {
     draw_ = rng().Random();
   }
   void Step(const void* action) override {
+    step_thread = std::this_thread::get_id();
     last_action_ = *static_cast<const int64_t*>(action);
     ++steps_;
     draw_ = rng().Random();
@@ -92,6 +94,7 @@ class TinyEnv : public Env {
     }
   }
   std::thread::id render_thread;
+  std::thread::id step_thread;
 
  private:
   int64_t seed_;
@@ -635,6 +638,22 @@ TEST(Pool, IdleEnvsRenderWhileOthersAreInFlight) {
   CHECK_EQ(rgb[2], 100 + idle[0]);
   CHECK_EQ(rgb[24 + 2], 100 + idle[1]);
   CHECK_EQ(d.Recv().rows.size(), 2u);
+}
+
+TEST(Pool, AWorkersOnlyEnvIsNeverSteppedByTheCaller) {
+  Driver d({{"workers_only", true}, {"episode_length", int64_t{100}}}, 4, 4, 2);
+  d.ResetAll();
+  for (int t = 0; t < 20; ++t) {
+    // As the binding does for such envs: nothing reserved for the caller.
+    const std::vector<int32_t> ids = d.AllIds();
+    for (int32_t id : ids) std::memset(d.pool->action_slot(id), 0, d.pool->action_bytes());
+    d.pool->Enqueue(ids.data(), ids.size(), false, true, /*reserve=*/0);
+    Block* block = d.pool->Wait();
+    CHECK(d.pool->Deliver() == block);
+    d.pool->arena()->AddRef();
+    d.pool->arena()->EndLease(block);
+    for (int32_t id : ids) CHECK(EnvOf(d, id).step_thread != std::this_thread::get_id());
+  }
 }
 
 TEST(Pool, TheCallerStepsTheEnvsItReserves) {
