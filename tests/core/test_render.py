@@ -197,3 +197,40 @@ def test_human_mode_shows_frames_in_a_window():
         """
     )
     assert out.split("\n")[0] == "(32, 8) (1, 1, 0) (1, 1, 0)"
+
+
+def test_gymnasium_record_video_wrapper(tmp_path):
+    """Gymnasium's vector RecordVideo takes one frame per env from render() and writes them."""
+    from gymnasium.wrappers.vector import RecordVideo
+
+    env = envfleet.make(
+        "Counting-v0", num_envs=2, render_mode="rgb_array", render_width=32, render_height=16
+    )
+    folder = tmp_path / "videos"  # a new folder: RecordVideo warns about an existing one
+    recorder = RecordVideo(env, str(folder), episode_trigger=lambda episode: True)
+    recorder.reset(seed=1)
+    for _ in range(12):
+        recorder.step(np.zeros(2, dtype=np.int64))
+    recorder.close()
+    videos = sorted(p.name for p in folder.iterdir())
+    assert videos[:2] == ["rl-video-episode-0.mp4", "rl-video-episode-1.mp4"], videos
+    assert all((folder / name).stat().st_size > 0 for name in videos)
+
+
+def test_gymnasium_human_rendering_wrapper():
+    out = assert_isolated_ok(
+        """
+        import os
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        import numpy as np
+        from gymnasium.wrappers.vector import HumanRendering
+        import envfleet
+        env = HumanRendering(envfleet.make("Counting-v0", num_envs=4, render_mode="rgb_array"))
+        env.reset(seed=0)
+        for _ in range(3):
+            env.step(np.zeros(4, dtype=np.int64))
+        print(env.window is not None)
+        env.close()
+        """
+    )
+    assert out.strip() == "True"
