@@ -45,6 +45,7 @@ POOL_OPTIONS = (
     "render_camera_id",
 )
 RENDER_MODES = (None, "rgb_array", "human")
+RENDER_ENV_OPTIONS = ("render_width", "render_height", "render_camera_id")
 _MAX_SEED = 2**63 - 1
 
 
@@ -185,6 +186,12 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
         )
     defaults = types[reg.env_type]
     pool_kwargs = {k: kwargs.pop(k) for k in list(kwargs) if k in POOL_OPTIONS}
+    # An env type that draws its own observations (MuJoCo's from_pixels) declares the render
+    # size and camera among its options: it gets the pool's values, so the caller states them
+    # once, and its spec's render size then reports what it resolved them to.
+    for name in RENDER_ENV_OPTIONS:
+        if name in defaults and pool_kwargs.get(name) is not None:
+            kwargs[name] = pool_kwargs[name]
     _check_env_options(task_id, defaults, {**reg.options, **kwargs})
     # Every option of the env, resolved: its defaults, the task's, then the caller's.
     env_options = {name: default for name, (_, default) in defaults.items()}
