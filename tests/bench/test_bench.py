@@ -121,6 +121,27 @@ def test_bad_arguments_exit_2(tmp_path):
     assert proc.returncode == 2 and "--import failed" in proc.stderr
 
 
+def test_env_options_reach_every_executor(tmp_path):
+    """--option NAME=VALUE makes every executor's envs with that option (Gymnasium's
+    constructor takes the same name) and the raw limit's env too; a bad one exits 2."""
+    out = tmp_path / "out"
+    args = [*TINY, "--executors", "envfleet-sync,gymnasium-sync", "--no-extras"]
+    proc = run_bench([*args, "--option", "sutton_barto_reward=true", "--out", str(out)])
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    doc = json.loads((out / "results.json").read_text())
+    assert doc["config"]["options"] == {"sutton_barto_reward": True}
+    assert "every env made with sutton_barto_reward=True (--option)" in proc.stdout
+    from envfleet.bench.tasks import gymnasium_maker
+
+    env = gymnasium_maker("CartPole-v1", {"sutton_barto_reward": True})()
+    assert env.unwrapped._sutton_barto_reward is True
+    env.close()
+    proc = run_bench(["--option", "no_such_option=1", "--out", str(tmp_path)], timeout=60)
+    assert proc.returncode == 2 and "--option: unknown option 'no_such_option'" in proc.stderr
+    proc = run_bench(["--option", "sutton_barto_reward", "--out", str(tmp_path)], timeout=60)
+    assert proc.returncode == 2 and "--option takes NAME=VALUE" in proc.stderr
+
+
 def test_cells_collapse_and_cap():
     cells, notes = make_cells(
         list(EXECUTORS),

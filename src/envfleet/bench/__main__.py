@@ -16,8 +16,10 @@ Writes ``results.json``, ``windows.csv``, ``summary.csv``, ``table.txt`` and
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
+from typing import Any
 
 from envfleet.bench.executors import EXECUTORS
 from envfleet.bench.plan import default_batches, default_threads, parse_executor
@@ -80,6 +82,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "a Python-written CartPole)",
     )
     parser.add_argument(
+        "--option",
+        dest="options",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an env option every executor's envs get, e.g. from_pixels=true (pixel "
+        "observations, 84x84 unless render_width/render_height say otherwise); repeatable",
+    )
+    parser.add_argument(
         "--async-factor", type=int, default=2, help="async pools hold this many x batch_size envs"
     )
     parser.add_argument("--quick", action="store_true", help="a short grid (~2-3 min on 2 cores)")
@@ -124,6 +135,21 @@ def default_executors(task: str) -> list[str]:
     return [name for name, info in EXECUTORS.items() if atari or info.library != "ale_py"]
 
 
+def parse_options(texts: list[str]) -> dict[str, Any]:
+    """``["from_pixels=true", "render_width=64"]`` -> ``{"from_pixels": True, ...}``: each
+    value is read as JSON (true, 3, 0.5, "x"), else kept as a string."""
+    options = {}
+    for text in texts:
+        name, sep, value = text.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"--option takes NAME=VALUE, got {text!r}")
+        try:
+            options[name.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            options[name.strip()] = value
+    return options
+
+
 def config_from_args(args: argparse.Namespace) -> BenchConfig:
     """The run's configuration; raises ValueError naming a bad task or executor."""
     import envfleet
@@ -146,6 +172,11 @@ def config_from_args(args: argparse.Namespace) -> BenchConfig:
         _, task, _ = parse_executor(text, args.task)  # raises on an unknown name
         if task not in known:
             raise ValueError(f"unknown task {task!r} in --executors {text!r}")
+    options = parse_options(args.options)
+    try:
+        envfleet.make_spec(args.task, **options)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"--option: {exc}") from None
     if len(set(args.rss_envs)) != 2 or min(args.rss_envs) < 1:
         raise ValueError("--rss-envs takes two different positive pool sizes")
     if args.async_factor < 2:
@@ -175,6 +206,7 @@ def config_from_args(args: argparse.Namespace) -> BenchConfig:
         quick=args.quick,
         reference_task=args.reference_task,
         imports=args.imports,
+        options=options,
         **timing,
     )
     config.batches = _flatten(args.num_envs) or default_batches(args.quick)

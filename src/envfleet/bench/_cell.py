@@ -146,7 +146,9 @@ def probe(args: dict[str, Any]) -> dict[str, Any]:
         if cell_task not in known:
             unavailable[text] = f"envfleet has no task {cell_task!r}"
         else:
-            unavailable[text] = unavailable_reason(name, cell_task, reference)
+            unavailable[text] = unavailable_reason(
+                name, cell_task, reference, args.get("options") or {}
+            )
     versions = {"envfleet": envfleet.__version__, "numpy": numpy.__version__}
     for name in ("gymnasium", "envpool", "ale_py"):
         try:
@@ -172,7 +174,7 @@ def probe(args: dict[str, Any]) -> dict[str, Any]:
 def raw(args: dict[str, Any]) -> dict[str, Any]:
     import envfleet
 
-    spec = envfleet.make_spec(args["task"])
+    spec = envfleet.make_spec(args["task"], **(args.get("options") or {}))
     config = spec.config
     seed = args.get("seed", 0)
 
@@ -221,8 +223,9 @@ def raw(args: dict[str, Any]) -> dict[str, Any]:
 def throughput(args: dict[str, Any]) -> dict[str, Any]:
     from envfleet.bench.executors import build, descendant_pids, make_actions
 
+    options = args.get("options") or {}
     actions = make_actions(
-        args["task"], args["batch_size"], args["action_batches"], args.get("seed", 0)
+        args["task"], args["batch_size"], args["action_batches"], args.get("seed", 0), options
     )
     start = time.perf_counter()
     executor = build(
@@ -234,6 +237,7 @@ def throughput(args: dict[str, Any]) -> dict[str, Any]:
         args.get("seed", 0),
         actions,
         args.get("reference_task"),
+        options,
     )
     make_s = time.perf_counter() - start
     try:
@@ -258,13 +262,14 @@ def _make_library_pool(library: str, args: dict[str, Any]):
 
     task = library_task(library, args["task"], args.get("reference_task"))
     num_envs, num_threads = args["num_envs"], args["num_threads"]
+    options = args.get("options") or {}
     if library == "envpool":
-        import envpool
+        from envfleet.bench.executors import envpool_make
 
-        return envpool.make_gymnasium(task, num_envs=num_envs, num_threads=num_threads, seed=0)
+        return envpool_make(task, options, num_envs=num_envs, num_threads=num_threads, seed=0)
     import envfleet
 
-    return envfleet.make(task, num_envs=num_envs, num_threads=num_threads, seed=0)
+    return envfleet.make(task, num_envs=num_envs, num_threads=num_threads, seed=0, **options)
 
 
 def rss(args: dict[str, Any]) -> dict[str, Any]:
@@ -275,7 +280,7 @@ def rss(args: dict[str, Any]) -> dict[str, Any]:
     library, task, num_envs = args["library"], args["task"], args["num_envs"]
     if library == "envpool":
         import envpool  # noqa: F401  (imported before the baseline reading)
-    actions = make_actions(task, num_envs, 4, 0)
+    actions = make_actions(task, num_envs, 4, 0, args.get("options") or {})
     if library == "envpool" and actions.dtype.kind in "iu":
         actions = actions.astype(np.int32)
     before, how = rss_bytes()

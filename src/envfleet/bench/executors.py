@@ -78,7 +78,9 @@ class Executor:
     worker_pids: list[int] = field(default_factory=list)
 
 
-def make_actions(task: str, rows: int, count: int, seed: int) -> np.ndarray:
+def make_actions(
+    task: str, rows: int, count: int, seed: int, options: dict[str, Any] | None = None
+) -> np.ndarray:
     """``count`` batches of ``rows`` actions sampled from the task's action space.
 
     Sampled from ``batch_space(action_space, rows)`` seeded with ``seed``: the same stream for
@@ -88,16 +90,19 @@ def make_actions(task: str, rows: int, count: int, seed: int) -> np.ndarray:
 
     import envfleet
 
-    space = batch_space(envfleet.make_spec(task).action_space, rows)
+    space = batch_space(envfleet.make_spec(task, **(options or {})).action_space, rows)
     space.seed(seed)
     return np.stack([np.asarray(space.sample()) for _ in range(count)])
 
 
-def unavailable_reason(name: str, task: str, reference_task: str | None = None) -> str | None:
-    """Why executor ``name`` cannot run ``task`` here (a note for the report), or None."""
+def unavailable_reason(
+    name: str, task: str, reference_task: str | None = None, options: dict[str, Any] | None = None
+) -> str | None:
+    """Why executor ``name`` cannot run ``task`` (with env ``options``) here, or None."""
     from envfleet.bench import tasks
 
     info = EXECUTORS[name]
+    options = options or {}
     if info.library == "envpool":
         try:
             import envpool
@@ -108,7 +113,7 @@ def unavailable_reason(name: str, task: str, reference_task: str | None = None) 
             return f"EnvPool has no task {theirs!r}"
     elif info.library == "gymnasium":
         theirs = tasks.library_task("gymnasium", task, reference_task)
-        maker = tasks.gymnasium_maker(theirs)
+        maker = tasks.gymnasium_maker(theirs, options)
         if maker is None:
             return f"Gymnasium has no task {theirs!r} (--reference-task names a stand-in)"
         try:
@@ -118,6 +123,8 @@ def unavailable_reason(name: str, task: str, reference_task: str | None = None) 
     elif info.library == "ale_py":
         if tasks.atari_options(task) is None:
             return "AtariVectorEnv runs Atari tasks only"
+        if options:
+            return "AtariVectorEnv takes no --option (only envfleet's Atari defaults)"
         try:
             from ale_py.vector_env import AtariVectorEnv  # noqa: F401
         except Exception as exc:
@@ -134,17 +141,19 @@ def build(
     seed: int,
     actions: np.ndarray,
     reference_task: str | None = None,
+    options: dict[str, Any] | None = None,
 ) -> Executor:
     """Builds executor ``name`` and brings it to the state where ``run`` can be timed.
 
     ``actions`` has shape ``(count, batch_size, *action_shape)``; call ``i`` uses
     ``actions[i % count]``. The pool is reset (async ones: ``async_reset``) before returning.
-    Libraries that lack ``task`` run ``reference_task`` instead (see :mod:`.tasks`).
+    Libraries that lack ``task`` run ``reference_task`` instead (see :mod:`.tasks`); every
+    env gets the env ``options`` (``--option``), in each library's terms.
     """
     from envfleet.bench.tasks import library_task
 
     theirs = library_task(EXECUTORS[name].library, task, reference_task)
-    return _BUILDERS[name](theirs, num_envs, batch_size, num_threads, seed, actions)
+    return _BUILDERS[name](theirs, num_envs, batch_size, num_threads, seed, actions, options or {})
 
 
 # ---- builders ------------------------------------------------------------------------------
@@ -178,11 +187,16 @@ def _send_recv(env: Any, actions: np.ndarray) -> Callable[[int], int]:
     return run
 
 
-def _envfleet(task, num_envs, batch_size, num_threads, seed, actions) -> Executor:
+def _envfleet(task, num_envs, batch_size, num_threads, seed, actions, options) -> Executor:
     import envfleet
 
     env = envfleet.make(
-        task, num_envs=num_envs, batch_size=batch_size, num_threads=num_threads, seed=seed
+        task,
+        num_envs=num_envs,
+        batch_size=batch_size,
+        num_threads=num_threads,
+        seed=seed,
+        **options,
     )
     actions = np.ascontiguousarray(actions, dtype=env.single_action_space.dtype)
     if batch_size < num_envs:
@@ -192,11 +206,28 @@ def _envfleet(task, num_envs, batch_size, num_threads, seed, actions) -> Executo
     return Executor(_stepper(env.step, actions), env.close)
 
 
-def _envpool(task, num_envs, batch_size, num_threads, seed, actions) -> Executor:
+def envpool_make(task: str, options: dict[str, Any], **pool: Any):
+    """``envpool.make_gymnasium(task, **pool, **options)``. EnvPool 1.2.5 renders through a GL
+    platform library it does not load itself ("an OpenGL platform library has not been
+    loaded" otherwise): with from_pixels, libEGL and libOpenGL are loaded globally first."""
     import envpool
 
-    env = envpool.make_gymnasium(
-        task, num_envs=num_envs, batch_size=batch_size, num_threads=num_threads, seed=seed
+    if options.get("from_pixels"):
+        import ctypes
+
+        for library in ("libEGL.so.1", "libOpenGL.so.0"):
+            ctypes.CDLL(library, mode=ctypes.RTLD_GLOBAL)
+    return envpool.make_gymnasium(task, **pool, **options)
+
+
+def _envpool(task, num_envs, batch_size, num_threads, seed, actions, options) -> Executor:
+    env = envpool_make(
+        task,
+        options,
+        num_envs=num_envs,
+        batch_size=batch_size,
+        num_threads=num_threads,
+        seed=seed,
     )
     # EnvPool's discrete actions are int32; its continuous ones float32.
     dtype = np.int32 if actions.dtype.kind in "iu" else np.float32
@@ -210,7 +241,7 @@ def _envpool(task, num_envs, batch_size, num_threads, seed, actions) -> Executor
 
 
 def _gymnasium_vector(mode: str) -> Callable[..., Executor]:
-    def make(task, num_envs, batch_size, num_threads, seed, actions) -> Executor:
+    def make(task, num_envs, batch_size, num_threads, seed, actions, options) -> Executor:
         import gymnasium
 
         from envfleet.bench.tasks import gymnasium_maker
@@ -218,7 +249,7 @@ def _gymnasium_vector(mode: str) -> Callable[..., Executor]:
         # The same as gymnasium.make_vec(task, num_envs, mode) for a registered id, and it
         # also takes the wrapped envs that stand for Atari tasks.
         vectors = {"sync": gymnasium.vector.SyncVectorEnv, "async": gymnasium.vector.AsyncVectorEnv}
-        env = vectors[mode]([gymnasium_maker(task)] * num_envs)
+        env = vectors[mode]([gymnasium_maker(task, options)] * num_envs)
         try:
             env.reset(seed=seed)
             pids = [p.pid for p in getattr(env, "processes", []) if p.pid is not None]
@@ -231,10 +262,10 @@ def _gymnasium_vector(mode: str) -> Callable[..., Executor]:
     return make
 
 
-def _python_loop(task, num_envs, batch_size, num_threads, seed, actions) -> Executor:
+def _python_loop(task, num_envs, batch_size, num_threads, seed, actions, options) -> Executor:
     from envfleet.bench.tasks import gymnasium_maker
 
-    make_one = gymnasium_maker(task)
+    make_one = gymnasium_maker(task, options)
     envs = [make_one() for _ in range(num_envs)]
     for i, env in enumerate(envs):
         env.reset(seed=seed + i)
@@ -264,7 +295,7 @@ def _python_loop(task, num_envs, batch_size, num_threads, seed, actions) -> Exec
     return Executor(run, close)
 
 
-def _ale_vector(task, num_envs, batch_size, num_threads, seed, actions) -> Executor:
+def _ale_vector(task, num_envs, batch_size, num_threads, seed, actions, options) -> Executor:
     from ale_py.vector_env import AtariVectorEnv
 
     from envfleet.bench.tasks import ale_vector_kwargs

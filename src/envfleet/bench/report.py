@@ -261,6 +261,9 @@ def format_table(results: BenchResults, rows: list[dict[str, Any]], extras: dict
         lines.append(
             f"libraries without {config.task} run {config.reference_task} (--reference-task)"
         )
+    if config.options:
+        given = ", ".join(f"{k}={v!r}" for k, v in config.options.items())
+        lines.append(f"every env made with {given} (--option)")
     for task, limit in physical_limits(results).items():
         name = "" if task == config.task else f" of {task}"
         lines.append(

@@ -65,6 +65,8 @@ class BenchConfig:
     quick: bool = False
     # What other libraries run where they lack ``task`` (a Python-written env): see tasks.py.
     reference_task: str | None = None
+    # Env options every executor's envs get (``--option``, e.g. from_pixels=True): see tasks.py.
+    options: dict[str, Any] = field(default_factory=dict)
     # Modules or .py files every cell process imports first (they register Python envs).
     imports: list[str] = field(default_factory=list)
 
@@ -161,7 +163,11 @@ def run(config: BenchConfig, show_progress: bool = True) -> BenchResults:
     results = BenchResults(config)
     started = time.monotonic()
     timeout = _job_timeout(config)
-    common = {"imports": config.imports, "reference_task": config.reference_task}
+    common = {
+        "imports": config.imports,
+        "reference_task": config.reference_task,
+        "options": config.options,
+    }
     try:
         probe_args = {"kind": "probe", "task": config.task, "executors": config.executors}
         probe = run_cell({**probe_args, **common}, 120)
@@ -176,7 +182,7 @@ def run(config: BenchConfig, show_progress: bool = True) -> BenchResults:
         else:
             executors.append(name)
     libraries = {EXECUTORS[parse_executor(text, config.task)[0]].library for text in executors}
-    results.notes += differences(config.task, libraries)
+    results.notes += differences(config.task, libraries, config.options)
     cells, notes = make_cells(
         executors,
         config.task,
@@ -275,7 +281,9 @@ def _extra_jobs(config: BenchConfig, executors: list[str]) -> list[tuple[str, di
         what = "memory" if kind == "rss" else "make()"
         label = f"{what}: {library} num_envs={num_envs} (round {round_index + 1})"
         args = {"kind": kind, "library": library, "task": config.task, "num_envs": num_envs}
-        args.update(imports=config.imports, reference_task=config.reference_task)
+        args.update(
+            imports=config.imports, reference_task=config.reference_task, options=config.options
+        )
         jobs.append((label, {**args, "num_threads": config.cores, "round": round_index}))
 
     for round_index in range(config.rounds):

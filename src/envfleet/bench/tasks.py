@@ -12,6 +12,13 @@ need a translation:
   games that have it, Gymnasium's wrapper does not (one step per episode; noted in the report);
 - tasks only envfleet has (environments written in Python): ``--reference-task`` names the id
   the other libraries run instead, e.g. ``CartPole-v1`` for a Python-written CartPole.
+
+Env options (``--option``) go to envfleet and EnvPool as they are (the names are EnvPool's)
+and to Gymnasium's constructor, except the pixel options: ``from_pixels=True`` (with
+``render_width``/``render_height``, 84 by default, and ``render_camera_id``) becomes
+Gymnasium's ``render_mode="rgb_array"`` at that size plus ``AddRenderObservation(
+render_only=True)``: the same step-and-render work, the frame left (H, W, 3) where envfleet
+and EnvPool give (3, H, W).
 """
 
 from __future__ import annotations
@@ -20,11 +27,11 @@ from collections.abc import Callable
 from typing import Any
 
 
-def atari_options(task: str) -> dict[str, Any] | None:
+def atari_options(task: str, **options: Any) -> dict[str, Any] | None:
     """The resolved envfleet options of an Atari task, or None when it is not an Atari task."""
     import envfleet
 
-    spec = envfleet.make_spec(task)
+    spec = envfleet.make_spec(task, **options)
     if spec.env_type != "Atari":
         return None
     return {**spec.config.env_options, "max_episode_steps": spec.config.max_episode_steps}
@@ -46,14 +53,14 @@ def library_task(library: str, task: str, reference_task: str | None) -> str:
     return task
 
 
-def gymnasium_maker(task: str) -> Callable[[], Any] | None:
-    """A function making one Gymnasium env that does ``task``'s work; None if there is none.
-
-    Nothing is made until the function is called.
+def gymnasium_maker(task: str, options: dict[str, Any] | None = None) -> Callable[[], Any] | None:
+    """A function making one Gymnasium env that does ``task``'s work (with env ``options``);
+    None if there is none. Nothing is made until the function is called.
     """
     import gymnasium
 
-    options = atari_options(task) if _is_envfleet_task(task) else None
+    extra = dict(options or {})
+    options = atari_options(task, **extra) if _is_envfleet_task(task) else None
     if options is not None:
         try:
             import ale_py
@@ -63,7 +70,22 @@ def gymnasium_maker(task: str) -> Callable[[], Any] | None:
         return lambda: _gymnasium_atari(options)
     if task not in gymnasium.registry:
         return None
-    return lambda: gymnasium.make(task)
+    if extra.pop("from_pixels", False):
+        return lambda: _gymnasium_pixels(task, extra)
+    return lambda: gymnasium.make(task, **extra)
+
+
+def _gymnasium_pixels(task: str, options: dict[str, Any]):
+    """``task`` with rendered observations: the env's renderer at the pixel size, each step."""
+    import gymnasium
+    from gymnasium.wrappers import AddRenderObservation
+
+    width, height = options.pop("render_width", 84), options.pop("render_height", 84)
+    camera = options.pop("render_camera_id", -1)
+    env = gymnasium.make(
+        task, render_mode="rgb_array", width=width, height=height, camera_id=camera, **options
+    )
+    return AddRenderObservation(env, render_only=True)
 
 
 def _is_envfleet_task(task: str) -> bool:
@@ -122,10 +144,15 @@ def ale_vector_kwargs(task: str) -> dict[str, Any] | None:
     }
 
 
-def differences(task: str, libraries: set[str]) -> list[str]:
+def differences(task: str, libraries: set[str], options: dict[str, Any] | None = None) -> list[str]:
     """Where the libraries in the run cannot do exactly ``task``'s work: notes for the report."""
     notes = []
-    options = atari_options(task) if _is_envfleet_task(task) else None
+    if (options or {}).get("from_pixels") and "gymnasium" in libraries:
+        notes.append(
+            "Gymnasium's pixel envs (AddRenderObservation) return (H, W, 3) frames, envfleet "
+            "and EnvPool (3, H, W): the same pixels, laid out differently"
+        )
+    options = atari_options(task, **(options or {})) if _is_envfleet_task(task) else None
     if options is not None and "gymnasium" in libraries and options["use_fire_reset"]:
         notes.append(
             "Gymnasium's AtariPreprocessing has no FIRE-on-reset: its envs skip the one FIRE "
