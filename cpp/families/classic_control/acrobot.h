@@ -6,7 +6,7 @@
 // observation takes np.cos / np.sin of float32 values: NumPy's float32 kernel, not libm (see
 // cpp/common/numpy/math.h). Every step turns the state into float64 (np.append with the torque, a
 // Python float or int, promotes to float64), and from then on np.cos / np.sin are libm's on
-// doubles.
+// doubles. Render() draws AcrobotEnv.render()'s rgb_array frame, with the same two kinds.
 #ifndef ENVFLEET_FAMILIES_CLASSIC_CONTROL_ACROBOT_H_
 #define ENVFLEET_FAMILIES_CLASSIC_CONTROL_ACROBOT_H_
 
@@ -14,6 +14,10 @@
 #include <cstdint>
 
 #include "common/numpy/math.h"
+#include "common/render2d/canvas.h"
+#include "common/render2d/draw.h"
+#include "common/render2d/geometry.h"
+#include "common/render2d/gfxdraw.h"
 #include "core/env.h"
 #include "core/spec.h"
 
@@ -31,6 +35,7 @@ class AcrobotEnv : public Env {
     spec.obs = {Box("obs", DType::kFloat32, {6}, {-1.0, -1.0, -1.0, -1.0, -v1, -v2},
                     {1.0, 1.0, 1.0, 1.0, v1, v2})};
     spec.action = Discrete("action", 3);
+    spec.render = {kScreenDim, kScreenDim, /*resizable=*/false, /*fps=*/15, /*num_cameras=*/0};
     return spec;
   }
 
@@ -97,9 +102,19 @@ class AcrobotEnv : public Env {
     obs[5] = static_cast<float>(state_[3]);
   }
 
+  void Render(int, int width, int height, uint8_t* rgb) override {
+    if (state_is_float32_) {
+      DrawScene<float>(width, height, rgb);
+    } else {
+      DrawScene<double>(width, height, rgb);
+    }
+  }
+
  private:
   static constexpr double kDt = 0.2;
   static constexpr double kLinkLength1 = 1.0;
+  static constexpr double kLinkLength2 = 1.0;
+  static constexpr int kScreenDim = 500;
   static constexpr double kLinkMass1 = 1.0;
   static constexpr double kLinkMass2 = 1.0;
   static constexpr double kLinkComPos1 = 0.5;
@@ -141,6 +156,60 @@ class AcrobotEnv : public Env {
     out[1] = dtheta2;
     out[2] = ddtheta1;
     out[3] = ddtheta2;
+  }
+
+  static float Cos(float x) { return numpy_math::NpCosF(x); }
+  static float Sin(float x) { return numpy_math::NpSinF(x); }
+  static double Cos(double x) { return std::cos(x); }
+  static double Sin(double x) { return std::sin(x); }
+
+  // AcrobotEnv.render(), in its order. T is the kind of the state's elements: np.float32 after
+  // a reset, np.float64 after a step. p1 and the link angles are T (float32 sin / cos and
+  // float32-rounded Python constants on float32); np.array([[0, 0], p1]) is float64 either way
+  // (int and float32 promote to float64), so the link origins are doubles.
+  template <typename T>
+  void DrawScene(int width, int height, uint8_t* rgb) const {
+    namespace gfx = render2d::gfx;
+    using render2d::GfxInt;
+    using render2d::PyInt;
+    using render2d::Vec2;
+    const render2d::Canvas canvas(rgb, width, height, /*flip_y=*/true);
+    canvas.Fill({255, 255, 255});
+    const T s0 = static_cast<T>(state_[0]), s1 = static_cast<T>(state_[1]);
+    const double bound = kLinkLength1 + kLinkLength2 + 0.2;
+    const double scale = kScreenDim / (bound * 2);
+    const double offset = kScreenDim / 2.0;
+    const T sc = static_cast<T>(scale);
+    // p1 = [-L1 * cos(s[0]) * scale, L1 * sin(s[0]) * scale]; xys = [[0, 0], p1][:, ::-1]
+    const T p1_0 = static_cast<T>(-kLinkLength1) * Cos(s0) * sc;
+    const T p1_1 = static_cast<T>(kLinkLength1) * Sin(s0) * sc;
+    const double xys[2][2] = {{0, 0}, {static_cast<double>(p1_1), static_cast<double>(p1_0)}};
+    const T half_pi = static_cast<T>(M_PI / 2);
+    const T thetas[2] = {s0 - half_pi, s0 + s1 - half_pi};
+    const double link_lengths[2] = {kLinkLength1 * scale, kLinkLength2 * scale};
+
+    render2d::draw::Line(canvas, static_cast<int>(PyInt(-2.2 * scale + offset)),
+                         static_cast<int>(PyInt(1 * scale + offset)),
+                         static_cast<int>(PyInt(2.2 * scale + offset)),
+                         static_cast<int>(PyInt(1 * scale + offset)), {0, 0, 0});
+
+    for (int k = 0; k < 2; ++k) {
+      const double x = xys[k][0] + offset;
+      const double y = xys[k][1] + offset;
+      const double l = 0, r = link_lengths[k], t = 0.1 * scale, b = -0.1 * scale;
+      const Vec2 corners[4] = {{l, b}, {l, t}, {r, t}, {r, b}};
+      int16_t xs[4], ys[4];
+      for (int i = 0; i < 4; ++i) {
+        const Vec2 c = render2d::RotateRad(corners[i], static_cast<double>(thetas[k]));
+        xs[i] = GfxInt(c.x + x);
+        ys[i] = GfxInt(c.y + y);
+      }
+      gfx::AaPolygon(canvas, xs, ys, 4, {0, 204, 204});
+      gfx::FilledPolygon(canvas, xs, ys, 4, {0, 204, 204});
+      const int16_t cx = GfxInt(x), cy = GfxInt(y), radius = GfxInt(0.1 * scale);
+      gfx::AaCircle(canvas, cx, cy, radius, {204, 204, 0});
+      gfx::FilledCircle(canvas, cx, cy, radius, {204, 204, 0});
+    }
   }
 
   // wrap(x, m, M): shifts x by M - m until m <= x <= M.

@@ -1,7 +1,7 @@
 // CartPole-v0 / CartPole-v1, a port of Gymnasium 1.4.0's
 // gymnasium/envs/classic_control/cartpole.py (CartPoleEnv). The arithmetic is written in the
 // reference's order, in double precision, so states match bit for bit; the observation is the
-// float64 state cast to float32, as there.
+// float64 state cast to float32, as there. Render() draws CartPoleEnv.render()'s rgb_array frame.
 #ifndef ENVFLEET_FAMILIES_CLASSIC_CONTROL_CARTPOLE_H_
 #define ENVFLEET_FAMILIES_CLASSIC_CONTROL_CARTPOLE_H_
 
@@ -9,6 +9,9 @@
 #include <cstdint>
 #include <limits>
 
+#include "common/render2d/canvas.h"
+#include "common/render2d/geometry.h"
+#include "common/render2d/gfxdraw.h"
 #include "core/env.h"
 #include "core/spec.h"
 
@@ -25,6 +28,7 @@ class CartPoleEnv : public Env {
     EnvSpec spec;
     spec.obs = {Box("obs", DType::kFloat32, {4}, {-x, -inf, -theta, -inf}, {x, inf, theta, inf})};
     spec.action = Discrete("action", 2);
+    spec.render = {kScreenWidth, kScreenHeight, /*resizable=*/false, /*fps=*/50, /*num_cameras=*/0};
     return spec;
   }
 
@@ -75,6 +79,52 @@ class CartPoleEnv : public Env {
     for (int i = 0; i < 4; ++i) obs[i] = static_cast<float>(state_[i]);
   }
 
+  // CartPoleEnv.render(), in its order and float64 arithmetic; coordinates reach gfxdraw
+  // through int() (GfxInt), and the final vertical flip is the canvas's flip_y.
+  void Render(int, int width, int height, uint8_t* rgb) override {
+    namespace gfx = render2d::gfx;
+    using render2d::GfxInt;
+    using render2d::Vec2;
+    const render2d::Canvas canvas(rgb, width, height, /*flip_y=*/true);
+    canvas.Fill({255, 255, 255});
+    const double world_width = kXThreshold * 2;
+    const double scale = kScreenWidth / world_width;
+    const double polewidth = 10.0;
+    const double polelen = scale * (2 * kLength);
+    const double cartwidth = 50.0;
+    const double cartheight = 30.0;
+
+    double l = -cartwidth / 2, r = cartwidth / 2, t = cartheight / 2, b = -cartheight / 2;
+    const double axleoffset = cartheight / 4.0;
+    const double cartx = state_[0] * scale + kScreenWidth / 2.0;
+    const int carty = 100;
+    int16_t xs[4], ys[4];
+    const Vec2 cart[4] = {{l, b}, {l, t}, {r, t}, {r, b}};
+    for (int i = 0; i < 4; ++i) {
+      xs[i] = GfxInt(cart[i].x + cartx);
+      ys[i] = GfxInt(cart[i].y + carty);
+    }
+    gfx::AaPolygon(canvas, xs, ys, 4, kBlack);
+    gfx::FilledPolygon(canvas, xs, ys, 4, kBlack);
+
+    l = -polewidth / 2, r = polewidth / 2, t = polelen - polewidth / 2, b = -polewidth / 2;
+    const Vec2 pole[4] = {{l, b}, {l, t}, {r, t}, {r, b}};
+    for (int i = 0; i < 4; ++i) {
+      const Vec2 v = render2d::RotateRad(pole[i], -state_[2]);
+      xs[i] = GfxInt(v.x + cartx);
+      ys[i] = GfxInt(v.y + carty + axleoffset);
+    }
+    gfx::AaPolygon(canvas, xs, ys, 4, kPoleColor);
+    gfx::FilledPolygon(canvas, xs, ys, 4, kPoleColor);
+
+    const int16_t axle_x = GfxInt(cartx), axle_y = GfxInt(carty + axleoffset);
+    const int16_t axle_r = GfxInt(polewidth / 2);
+    gfx::AaCircle(canvas, axle_x, axle_y, axle_r, kAxleColor);
+    gfx::FilledCircle(canvas, axle_x, axle_y, axle_r, kAxleColor);
+
+    gfx::HLine(canvas, 0, kScreenWidth, carty, kBlack);
+  }
+
  private:
   static constexpr double kGravity = 9.8;
   static constexpr double kMassCart = 1.0;
@@ -86,6 +136,11 @@ class CartPoleEnv : public Env {
   static constexpr double kTau = 0.02;
   static constexpr double kThetaThreshold = 12 * 2 * M_PI / 360;
   static constexpr double kXThreshold = 2.4;
+  static constexpr int kScreenWidth = 600;
+  static constexpr int kScreenHeight = 400;
+  static constexpr render2d::Color kBlack = {0, 0, 0};
+  static constexpr render2d::Color kPoleColor = {202, 152, 101};
+  static constexpr render2d::Color kAxleColor = {129, 132, 203};
 
   bool sutton_barto_reward_;
   double state_[4] = {0, 0, 0, 0};

@@ -87,6 +87,7 @@ class MountainCarContinuousEnv : public MountainCarTrack {
     EnvSpec spec;
     spec.obs = {ObsSpec()};
     spec.action = Box("action", DType::kFloat32, {1}, {kMinAction}, {kMaxAction});
+    spec.render = ScreenSpec();
     return spec;
   }
 
@@ -139,6 +140,16 @@ class MountainCarContinuousEnv : public MountainCarTrack {
     position_ = static_cast<float>(position.value);
     velocity_ = static_cast<float>(velocity.value);
     state_is_float32_ = true;
+  }
+
+  // Continuous_MountainCarEnv.render(): MountainCar's drawing with the goal at 0.45, on a
+  // float32 position once a step has stored the state as float32.
+  void Render(int, int width, int height, uint8_t* rgb) override {
+    if (state_is_float32_) {
+      DrawScene<float>(width, height, rgb, kGoalPosition);
+    } else {
+      DrawScene<double>(width, height, rgb, kGoalPosition);
+    }
   }
 
  private:

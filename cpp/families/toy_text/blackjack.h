@@ -2,7 +2,7 @@
 // (BlackjackEnv). Cards come from an infinite deck: draw_card is np_random.choice(deck) over
 // 13 ranks, i.e. integers(0, 13). reset() also draws the dealer's face-up suit
 // (choice of 4) and, for a ten-valued card, its face (choice of J/Q/K) for rendering; we make
-// the same draws, and discard them, so the random streams stay aligned.
+// the same draws, so the random streams stay aligned, and keep them for Render.
 //
 // Options (names and defaults as BlackjackEnv.__init__; note that Gymnasium registers
 // Blackjack-v1 with sab=True, natural=False):
@@ -10,20 +10,30 @@
 //   sab     (false)  Sutton & Barto rules: a natural wins (1.0) unless the dealer has one too
 // Observation: Tuple(Discrete(32), Discrete(11), Discrete(2)) as three int64 keys
 // player_sum, dealer_card, usable_ace. Action: Discrete(2) (0 stick, 1 hit). No info.
+//
+// Render: draw_table as BlackjackEnv.render calls it in rgb_array mode (see render.h), 384x376
+// pixels at render_fps 4: the dealer's showing card and its value, a face-down card, the
+// player's sum and "usable ace". All of it is pixel art (no font). Option assets_dir: the
+// directory of Gymnasium's toy-text sprites (set by the Python registration).
 #ifndef ENVFLEET_FAMILIES_TOY_TEXT_BLACKJACK_H_
 #define ENVFLEET_FAMILIES_TOY_TEXT_BLACKJACK_H_
 
 #include <cstdint>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 #include "core/env.h"
 #include "core/spec.h"
+#include "families/toy_text/render.h"
 
 namespace envfleet::toy_text {
 
 class BlackjackEnv : public Env {
  public:
-  static Config DefaultConfig() { return {{"natural", false}, {"sab", false}}; }
+  static Config DefaultConfig() {
+    return {{"natural", false}, {"sab", false}, {"assets_dir", std::string()}};
+  }
 
   static EnvSpec Spec(const Config& config) {
     EnvSpec spec;
@@ -33,11 +43,15 @@ class BlackjackEnv : public Env {
     spec.reward_low = -1.0;
     const bool pays_natural = config.Get<bool>("natural") && !config.Get<bool>("sab");
     spec.reward_high = pays_natural ? 1.5 : 1.0;
+    spec.render = PixelArtRender(kScreenWidth, kScreenHeight);
     return spec;
   }
 
   BlackjackEnv(const Config& config, uint64_t seed)
-      : Env(seed), natural_(config.Get<bool>("natural")), sab_(config.Get<bool>("sab")) {}
+      : Env(seed),
+        natural_(config.Get<bool>("natural")),
+        sab_(config.Get<bool>("sab")),
+        assets_dir_(config.Get<std::string>("assets_dir")) {}
 
   void Reset() override {
     dealer_ = Hand();
@@ -46,8 +60,18 @@ class BlackjackEnv : public Env {
     dealer_.Add(DrawCard());
     player_.Add(DrawCard());  // player = draw_hand(np_random)
     player_.Add(DrawCard());
-    rng().ChoiceIndex(4);  // dealer_top_card_suit = np_random.choice(suits)
-    if (dealer_.first == 10) rng().ChoiceIndex(3);  // np_random.choice(["J", "Q", "K"])
+    // dealer_top_card_suit = np_random.choice(["C", "D", "H", "S"]), and
+    // dealer_top_card_value_str: "A", np_random.choice(["J", "Q", "K"]) or the digit.
+    static constexpr char kSuits[4] = {'C', 'D', 'H', 'S'};
+    static constexpr char kFaces[3] = {'J', 'Q', 'K'};
+    dealer_suit_ = kSuits[rng().ChoiceIndex(4)];
+    if (dealer_.first == 1) {
+      dealer_face_ = 'A';
+    } else if (dealer_.first == 10) {
+      dealer_face_ = kFaces[rng().ChoiceIndex(3)];
+    } else {
+      dealer_face_ = static_cast<char>('0' + dealer_.first);
+    }
   }
 
   void Step(const void* action) override {
@@ -83,7 +107,78 @@ class BlackjackEnv : public Env {
     *out.Get<int64_t>(2) = usable ? 1 : 0;
   }
 
+  // draw_table(surface, *_get_obs(), dealer_card): the felt, "dealer" and the showing card's
+  // value in small digits, that card and a face-down one, "player" and the player's sum in big
+  // digits centred on a 4-pixel grid, and "usable ace" when there is one.
+  void Render(int /*camera_id*/, int width, int height, uint8_t* rgb) override {
+    CheckFrameSize("Blackjack", width, height, kScreenWidth, kScreenHeight);
+    const auto load = [&](const std::string& name) {
+      return LoadAsset(assets_dir_, "blackjack/" + name + ".png");
+    };
+    if (!sprites_.felt_loaded) {
+      Sprites s;
+      for (int d = 0; d < 10; ++d) {
+        s.small_digits[d] = load("digit_small_" + std::to_string(d));
+        s.big_digits[d] = load("digit_big_" + std::to_string(d));
+      }
+      s.label_dealer = load("label_dealer");
+      s.label_player = load("label_player");
+      s.label_usable_ace = load("label_usable_ace");
+      s.card_back = load("card_back");
+      s.felt_loaded = true;
+      sprites_ = std::move(s);
+    }
+    // The showing card, looked up at each reset's first render (48 files, each decoded once
+    // per process).
+    const std::string card = std::string("card_") + dealer_face_ + dealer_suit_;
+    if (card != sprites_.card_name) {
+      sprites_.card = load(card);
+      sprites_.card_name = card;
+    }
+
+    const image::RgbFrame frame{rgb, width, height};
+    // blit_digits(number, size, gap, pos): digits left to right, each after the last plus gap.
+    const auto blit_digits = [&](int number, const image::Sprite* digits, int gap, int x, int y) {
+      for (char c : std::to_string(number)) {
+        const image::Image& img = *digits[c - '0'];
+        image::Blit(frame, img, x, y);
+        x += img.width + gap;
+      }
+    };
+    // centred_x(width) = (SCREEN_SIZE[0] - width) // 2 // ART_PIXEL * ART_PIXEL, floor
+    // divisions (>> on a negative int is one in C++20).
+    const auto centred_x = [](int w) { return ((kScreenWidth - w) >> 1 >> 2) * 4; };
+    image::Fill(frame, {196, 216, 158});  // FELT_COLOR
+    // DEALER_LABEL_POS (40, 32), LABEL_DIGIT_GAP 12, SMALL_DIGIT_GAP 4.
+    image::Blit(frame, *sprites_.label_dealer, 40, 32);
+    blit_digits(dealer_.first, sprites_.small_digits, 4, 40 + sprites_.label_dealer->width + 12,
+                32);
+    image::Blit(frame, *sprites_.card, 96, 72);           // DEALER_CARD_POS
+    image::Blit(frame, *sprites_.card_back, 208, 72);     // HIDDEN_CARD_POS
+    image::Blit(frame, *sprites_.label_player, 40, 208);  // PLAYER_LABEL_POS
+    const bool usable = player_.UsableAce();
+    const int player_sum = usable ? player_.sum + 10 : player_.sum;
+    const int num_digits = static_cast<int>(std::to_string(player_sum).size());
+    // BIG_DIGIT_GAP 12, PLAYER_SUM_TOP 248.
+    const int sum_width = num_digits * sprites_.big_digits[0]->width + (num_digits - 1) * 12;
+    blit_digits(player_sum, sprites_.big_digits, 12, centred_x(sum_width), 248);
+    if (usable) {  // USABLE_ACE_TOP 328
+      image::Blit(frame, *sprites_.label_usable_ace, centred_x(sprites_.label_usable_ace->width),
+                  328);
+    }
+  }
+
  private:
+  static constexpr int kScreenWidth = 384;  // SCREEN_SIZE
+  static constexpr int kScreenHeight = 376;
+
+  struct Sprites {
+    bool felt_loaded = false;
+    image::Sprite small_digits[10], big_digits[10], label_dealer, label_player, label_usable_ace,
+        card_back, card;
+    std::string card_name;
+  };
+
   // What the reference's helpers read from a hand (a list of card values).
   struct Hand {
     int sum = 0;       // sum(hand)
@@ -113,8 +208,12 @@ class BlackjackEnv : public Env {
 
   bool natural_;
   bool sab_;
+  std::string assets_dir_;
   Hand dealer_;
   Hand player_;
+  char dealer_suit_ = 'C';  // dealer_top_card_suit
+  char dealer_face_ = 'A';  // dealer_top_card_value_str ("A", "2".."9", "J", "Q", "K")
+  Sprites sprites_;
 };
 
 }  // namespace envfleet::toy_text

@@ -15,6 +15,10 @@
 //
 // Observation: Discrete(nrow * ncol), row * ncol + col. Action: Discrete(4) (left, down,
 // right, up). Info: "prob" (float64), the probability of the transition taken; 1 at reset.
+//
+// Render: FrozenLakeEnv._render_gui in rgb_array mode (see render.h), a frame of
+// min(64 * ncol, 512) x min(64 * nrow, 512) pixels at render_fps 4. Option assets_dir: the
+// directory of Gymnasium's toy-text sprites (set by the Python registration).
 #ifndef ENVFLEET_FAMILIES_TOY_TEXT_FROZEN_LAKE_H_
 #define ENVFLEET_FAMILIES_TOY_TEXT_FROZEN_LAKE_H_
 
@@ -23,12 +27,14 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/numpy/random.h"
 #include "core/env.h"
 #include "core/spec.h"
 #include "families/toy_text/discrete.h"
+#include "families/toy_text/render.h"
 
 namespace envfleet::toy_text {
 
@@ -137,7 +143,8 @@ class FrozenLakeEnv : public toy_text::TabularEnv {
             {"map_name", std::string("4x4")},
             {"is_slippery", true},
             {"success_rate", 1.0 / 3.0},
-            {"reward_schedule", std::vector<double>{1.0, 0.0, 0.0}}};
+            {"reward_schedule", std::vector<double>{1.0, 0.0, 0.0}},
+            {"assets_dir", std::string()}};
   }
 
   static EnvSpec Spec(const Config& config) {
@@ -148,15 +155,78 @@ class FrozenLakeEnv : public toy_text::TabularEnv {
     // FrozenLake-v1 registers 100 steps, FrozenLake8x8-v1 (map_name "8x8") 200.
     spec.reward_low = *std::min_element(rewards.begin(), rewards.end());
     spec.reward_high = *std::max_element(rewards.begin(), rewards.end());
+    const auto [width, height] =
+        WindowSize(static_cast<int>(desc.size()), static_cast<int>(desc.front().size()));
+    spec.render = PixelArtRender(width, height);
     return spec;
   }
 
   FrozenLakeEnv(const Config& config, uint64_t seed)
       : FrozenLakeEnv(config, seed, frozen_lake_internal::ResolveMap(config, seed)) {}
 
+  // _render_gui("rgb_array"): tiles, cracks, letters and flag per cell with a 1-pixel outline,
+  // then the agent (hidden in a hole). Sprites are scaled to the cell (tiles) or by
+  // min(cell) / 64 (the others, drawn for 64-pixel cells), as there.
+  void Render(int /*camera_id*/, int width, int height, uint8_t* rgb) override {
+    const int nrow = static_cast<int>(desc_.size());
+    const int ncol = static_cast<int>(desc_.front().size());
+    const auto [window_w, window_h] = WindowSize(nrow, ncol);
+    CheckFrameSize("FrozenLake", width, height, window_w, window_h);
+    const int cell_w = window_w / ncol, cell_h = window_h / nrow;
+    if (!sprites_.ice) LoadSprites(cell_w, cell_h);
+    const image::RgbFrame frame{rgb, width, height};
+    // The cells cover ncol * cell_w x nrow * cell_h pixels; the rest of the window (a map of
+    // more than 8 columns or rows: 512 // n cells) is never drawn there and stays black.
+    image::Fill(frame, {0, 0, 0});
+
+    // blit_overlay(img, col, row, anchor); Python's float positions are truncated by pygame.
+    const auto blit_overlay = [&](const image::Image& img, int col, int row, char anchor) {
+      const int cx = col * cell_w, cy = row * cell_h;
+      if (anchor == 'c') {  // "corner"
+        const int margin = static_cast<int>(image::PyRound(cell_w * 0.06));
+        image::Blit(frame, img, cx + margin, cy + margin);
+      } else if (anchor == 'f') {  // "flag": bottom-centred
+        const double x = cx + (cell_w - img.width) / 2.0;
+        const int64_t y = cy + cell_h - img.height - image::PyRound(cell_h * 0.12);
+        image::Blit(frame, img, static_cast<int>(x), static_cast<int>(y));
+      } else {  // centred
+        const double x = cx + (cell_w - img.width) / 2.0;
+        const double y = cy + (cell_h - img.height) / 2.0;
+        image::Blit(frame, img, static_cast<int>(x), static_cast<int>(y));
+      }
+    };
+
+    for (int y = 0; y < nrow; ++y) {
+      for (int x = 0; x < ncol; ++x) {
+        const int px = x * cell_w, py = y * cell_h;
+        const char tile = desc_[y][x];
+        if (tile == 'H') {
+          image::Blit(frame, *sprites_.hole, px, py);
+        } else {
+          image::Blit(frame, *sprites_.ice, px, py);
+          if (tile == 'F') {
+            // Cracks on some frozen tiles, chosen by position.
+            const int crack = (x * 3 + y * 5) % 7;
+            if (crack < 2) image::Blit(frame, *sprites_.cracks[crack], px, py);
+          } else if (tile == 'S') {
+            blit_overlay(*sprites_.letter_s, x, y, 'c');
+          } else if (tile == 'G') {
+            blit_overlay(*sprites_.goal_flag, x, y, 'f');
+            blit_overlay(*sprites_.letter_g, x, y, 'c');
+          }
+        }
+        image::DrawRect(frame, px, py, cell_w, cell_h, 1, {180, 200, 230});
+      }
+    }
+    const int row = static_cast<int>(state_ / ncol), col = static_cast<int>(state_ % ncol);
+    if (desc_[row][col] != 'H') blit_overlay(*sprites_.agent, col, row, 'm');
+  }
+
  private:
   FrozenLakeEnv(const Config& config, uint64_t seed, const std::vector<std::string>& desc)
-      : TabularEnv(seed, "FrozenLake", static_cast<int64_t>(desc.size() * desc.front().size()), 4) {
+      : TabularEnv(seed, "FrozenLake", static_cast<int64_t>(desc.size() * desc.front().size()), 4),
+        desc_(desc),
+        assets_dir_(config.Get<std::string>("assets_dir")) {
     const auto rewards = frozen_lake_internal::RewardSchedule(config);
     const bool is_slippery = config.Get<bool>("is_slippery");
     const double success_rate = config.Get<double>("success_rate");
@@ -206,10 +276,47 @@ class FrozenLakeEnv : public toy_text::TabularEnv {
     }
   }
 
+  // window_size = (min(64 * ncol, 512), min(64 * nrow, 512)).
+  static std::pair<int, int> WindowSize(int nrow, int ncol) {
+    return {std::min(64 * ncol, 512), std::min(64 * nrow, 512)};
+  }
+
+  // load_tile (scaled to the cell) and load_overlay (native size times min(cell) / 64, rounded,
+  // at least 1) of _render_gui.
+  void LoadSprites(int cell_w, int cell_h) {
+    const auto tile = [&](const char* name) {
+      return LoadAsset(assets_dir_, name, {cell_w, cell_h});
+    };
+    const double scale = std::min(cell_w, cell_h) / 64.0;
+    const auto overlay = [&](const char* name, int w, int h) {
+      const int sw = static_cast<int>(std::max<int64_t>(1, image::PyRound(w * scale)));
+      const int sh = static_cast<int>(std::max<int64_t>(1, image::PyRound(h * scale)));
+      return LoadAsset(assets_dir_, name, {sw, sh});
+    };
+    Sprites s;  // (sprites_.ice set marks them loaded)
+    s.hole = tile("tile_hole.png");
+    s.cracks[0] = tile("tile_ice_crack_a.png");
+    s.cracks[1] = tile("tile_ice_crack_b.png");
+    s.agent = overlay("agent.png", 40, 36);
+    s.goal_flag = overlay("goal_flag.png", 24, 32);
+    s.letter_s = overlay("letter_s.png", 12, 20);
+    s.letter_g = overlay("letter_g.png", 12, 20);
+    s.ice = tile("tile_ice.png");
+    sprites_ = std::move(s);
+  }
+
   static constexpr int kLeft = 0;
   static constexpr int kDown = 1;
   static constexpr int kRight = 2;
   static constexpr int kUp = 3;
+
+  struct Sprites {
+    image::Sprite ice, hole, cracks[2], agent, goal_flag, letter_s, letter_g;
+  };
+
+  std::vector<std::string> desc_;
+  std::string assets_dir_;
+  Sprites sprites_;
 };
 
 }  // namespace envfleet::toy_text

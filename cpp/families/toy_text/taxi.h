@@ -12,17 +12,26 @@
 // Observation: Discrete(500), ((taxi_row * 5 + taxi_col) * 5 + passenger_location) * 4 +
 // destination. Action: Discrete(6) (south, north, east, west, pickup, dropoff).
 // Info: "prob" (float64; 1 at reset) and "action_mask" (int8, shape (6,)).
+//
+// Render: TaxiEnv._render_gui in rgb_array mode (see render.h), 536x456 pixels at render_fps 4.
+// The taxi faces the way of the last move (south, north, east, west); a reset turns it south.
+// Gymnasium updates that heading only when it renders (from lastaction), so a frame drawn after
+// a pickup or dropoff that follows unrendered moves can face differently there; here it is
+// always the last move's. Option assets_dir: the directory of Gymnasium's toy-text sprites
+// (set by the Python registration).
 #ifndef ENVFLEET_FAMILIES_TOY_TEXT_TAXI_H_
 #define ENVFLEET_FAMILIES_TOY_TEXT_TAXI_H_
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "core/env.h"
 #include "core/spec.h"
 #include "families/toy_text/discrete.h"
+#include "families/toy_text/render.h"
 
 namespace envfleet::toy_text {
 
@@ -32,12 +41,14 @@ class TaxiEnv : public toy_text::TabularEnv {
     return {{"is_rainy", false},
             {"fickle_passenger", false},
             {"rainy_probability", 0.8},
-            {"fickle_probability", 0.3}};
+            {"fickle_probability", 0.3},
+            {"assets_dir", std::string()}};
   }
 
   static EnvSpec Spec(const Config&) {
     EnvSpec spec = TabularSpec(kNumStates, kNumActions);
     spec.info.push_back(Box("action_mask", DType::kInt8, {kNumActions}, {0.0}, {1.0}));
+    spec.render = PixelArtRender(kWindowWidth, kWindowHeight);
     return spec;
   }
 
@@ -46,7 +57,8 @@ class TaxiEnv : public toy_text::TabularEnv {
         rainy_probability_(config.Get<double>("rainy_probability")),
         rainy_lateral_probability_((1.0 - rainy_probability_) / 2.0),
         fickle_passenger_(config.Get<bool>("fickle_passenger")),
-        fickle_probability_(config.Get<double>("fickle_probability")) {
+        fickle_probability_(config.Get<double>("fickle_probability")),
+        assets_dir_(config.Get<std::string>("assets_dir")) {
     const bool is_rainy = config.Get<bool>("is_rainy");
     std::vector<double> start(kNumStates, 0.0);
     for (int row = 0; row < 5; ++row) {
@@ -72,6 +84,7 @@ class TaxiEnv : public toy_text::TabularEnv {
   void Reset() override {
     TabularEnv::Reset();
     fickle_step_ = fickle_passenger_ && rng().Random() < fickle_probability_;
+    orientation_ = 0;
   }
 
   // The fickle passenger: on the first move with the passenger on board after a reset that
@@ -79,6 +92,8 @@ class TaxiEnv : public toy_text::TabularEnv {
   void Step(const void* action) override {
     const Decoded shadow = Decode(state_);
     TabularEnv::Step(action);
+    const int64_t a = *static_cast<const int64_t*>(action);  // checked by TabularEnv::Step
+    if (a <= 3) orientation_ = static_cast<int>(a);          // a move: the taxi turns
     const Decoded next = Decode(state_);
     if (fickle_passenger_ && fickle_step_ && shadow.pass_loc == 4 &&
         (next.row != shadow.row || next.col != shadow.col)) {
@@ -98,7 +113,37 @@ class TaxiEnv : public toy_text::TabularEnv {
     ActionMask(state_, out.Get<int8_t>(2));
   }
 
+  // _render_gui("rgb_array"): the canvas colour, the background (frame, walls, pads) and the
+  // house, the destination marker, the waiting passenger, the taxi (empty or full) turned to
+  // its heading.
+  void Render(int /*camera_id*/, int width, int height, uint8_t* rgb) override {
+    CheckFrameSize("Taxi", width, height, kWindowWidth, kWindowHeight);
+    if (!sprites_.background) LoadSprites();
+    const image::RgbFrame frame{rgb, width, height};
+    image::Fill(frame, {250, 250, 246});              // CANVAS_COLOR
+    image::Blit(frame, *sprites_.background, 0, 80);  // BACKGROUND_POS
+    image::Blit(frame, *sprites_.house, 403, 36);     // HOUSE_POS
+    const Decoded d = Decode(state_);
+    static const int kLocs[4][2] = {{0, 0}, {0, 4}, {4, 0}, {4, 3}};
+    // get_surf_loc: GRID_ORIGIN (48, 128) + (col, row) * CELL_SIZE (88, 56).
+    const auto surf_x = [](int col) { return 48 + col * 88; };
+    const auto surf_y = [](int row) { return 128 + row * 56; };
+    image::Blit(frame, *sprites_.destination, surf_x(kLocs[d.dest_idx][1]),
+                surf_y(kLocs[d.dest_idx][0]));
+    if (d.pass_loc < 4) {  // PASSENGER_OFFSET (35, 19)
+      image::Blit(frame, *sprites_.passenger, surf_x(kLocs[d.pass_loc][1]) + 35,
+                  surf_y(kLocs[d.pass_loc][0]) + 19);
+    }
+    const image::Image& taxi =
+        d.pass_loc == 4 ? *sprites_.taxi_full[orientation_] : *sprites_.taxi[orientation_];
+    // TAXI_V_OFFSET (25, 0) facing south or north, TAXI_H_OFFSET (15, 9) east or west.
+    const int dx = orientation_ < 2 ? 25 : 15, dy = orientation_ < 2 ? 0 : 9;
+    image::Blit(frame, taxi, surf_x(d.col) + dx, surf_y(d.row) + dy);
+  }
+
  private:
+  static constexpr int kWindowWidth = 536;  // WINDOW_SIZE
+  static constexpr int kWindowHeight = 456;
   static constexpr int kNumStates = 500;
   static constexpr int kNumActions = 6;
   static constexpr int kMaxRow = 4;
@@ -242,11 +287,40 @@ class TaxiEnv : public toy_text::TabularEnv {
     }
   }
 
+  // orientations(name): south = the vertical sprite flipped upside down, north = as drawn,
+  // east = the horizontal sprite, west = it mirrored.
+  void LoadSprites() {
+    const auto load = [&](const std::string& name, image::SpriteOptions options = {}) {
+      return LoadAsset(assets_dir_, "taxi/" + name + ".png", options);
+    };
+    const auto orientations = [&](const std::string& suffix, image::Sprite* out) {
+      out[0] = load("taxi_v" + suffix, {.flip_y = true});
+      out[1] = load("taxi_v" + suffix);
+      out[2] = load("taxi_h" + suffix);
+      out[3] = load("taxi_h" + suffix, {.flip_x = true});
+    };
+    Sprites s;  // (sprites_.background set marks them loaded)
+    orientations("", s.taxi);
+    orientations("_full", s.taxi_full);
+    s.passenger = load("passenger");
+    s.destination = load("marker_destination");
+    s.house = load("house");
+    s.background = load("background");
+    sprites_ = std::move(s);
+  }
+
+  struct Sprites {
+    image::Sprite taxi[4], taxi_full[4], passenger, destination, house, background;
+  };
+
   double rainy_probability_;
   double rainy_lateral_probability_;
   bool fickle_passenger_;
   double fickle_probability_;
   bool fickle_step_ = false;
+  int orientation_ = 0;  // taxi_orientation: 0 south, 1 north, 2 east, 3 west
+  std::string assets_dir_;
+  Sprites sprites_;
 };
 
 }  // namespace envfleet::toy_text

@@ -1,7 +1,16 @@
 """Classic control (C++ ports in cpp/families/classic_control/, built into envfleet._core),
-registered as Gymnasium 1.4.0 registers them: ids, time limits and reward thresholds."""
+registered as Gymnasium 1.4.0 registers them: ids, time limits and reward thresholds.
 
+Pendulum's frames (``render_mode="rgb_array"``) draw Gymnasium's own torque arrow,
+``clockwise.png`` of the installed gymnasium package: Pendulum-v1 gets
+``assets_dir=ASSETS_DIR``, the package's ``envs/classic_control/assets`` directory. The C++
+env reads the file the first time it draws the arrow.
+"""
+
+from envfleet.families._assets import package_dir
 from envfleet.registry import register
+
+ASSETS_DIR = package_dir("gymnasium", "envs", "classic_control", "assets")
 
 register("CartPole-v0", "CartPole", max_episode_steps=200, reward_threshold=195.0)
 register("CartPole-v1", "CartPole", max_episode_steps=500, reward_threshold=475.0)
@@ -12,5 +21,5 @@ register(
     max_episode_steps=999,
     reward_threshold=90.0,
 )
-register("Pendulum-v1", "Pendulum", max_episode_steps=200)
+register("Pendulum-v1", "Pendulum", max_episode_steps=200, assets_dir=ASSETS_DIR)
 register("Acrobot-v1", "Acrobot", max_episode_steps=500, reward_threshold=-100.0)

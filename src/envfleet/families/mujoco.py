@@ -9,9 +9,7 @@ package), and ``xml_file`` resolves against it as Gymnasium resolves it.
 
 from __future__ import annotations
 
-import importlib.util
-import os
-
+from envfleet.families._assets import package_dir
 from envfleet.registry import Family, register
 
 # envfleet._mujoco links libmujoco.so.4.0.0 from the mujoco-core wheel (envfleet[mujoco]).
@@ -24,14 +22,7 @@ MUJOCO = Family(
 )
 
 
-def _assets_dir() -> str:
-    spec = importlib.util.find_spec("gymnasium")
-    if spec is None or not spec.submodule_search_locations:
-        return ""
-    return os.path.join(spec.submodule_search_locations[0], "envs", "mujoco", "assets")
-
-
-ASSETS_DIR = _assets_dir()
+ASSETS_DIR = package_dir("gymnasium", "envs", "mujoco", "assets")
 
 # robot: (max_episode_steps, reward_threshold), as in gymnasium/envs/__init__.py (the same for
 # v4 and v5). The C++ env type of <robot>-v<n> is "<robot>V<n>" (cpp/families/mujoco/).

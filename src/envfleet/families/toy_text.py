@@ -1,7 +1,26 @@
 """Toy text (C++ ports in cpp/families/toy_text/, built into envfleet._core), registered as
-Gymnasium 1.4.0 registers them: ids, options, time limits and reward thresholds."""
+Gymnasium 1.4.0 registers them: ids, options, time limits and reward thresholds.
 
-from envfleet.registry import register
+Frames (``render_mode="rgb_array"``) are drawn from the sprites of the installed gymnasium
+package, which envfleet depends on: every id registered here gets ``assets_dir=ASSETS_DIR``,
+the package's ``envs/toy_text/img`` directory (found without importing gymnasium). The C++
+envs read the files the first time one of them renders.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envfleet import registry
+from envfleet.families._assets import package_dir
+
+ASSETS_DIR = package_dir("gymnasium", "envs", "toy_text", "img")
+
+
+def register(task_id: str, env_type: str, max_episode_steps: int | None = None, **kwargs: Any):
+    """:func:`envfleet.registry.register`, with the sprite directory the id draws from."""
+    registry.register(task_id, env_type, max_episode_steps, assets_dir=ASSETS_DIR, **kwargs)
+
 
 register(
     "FrozenLake-v1", "FrozenLake", max_episode_steps=100, reward_threshold=0.70, map_name="4x4"

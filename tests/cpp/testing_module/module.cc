@@ -2,6 +2,8 @@
 // and never shipped. It holds what the Python tests need beyond the public surface:
 //   action_queue_stress, semaphore_stress, parallel_for_check   (core_stress.cc)
 //   numpy_generator_draws                                       (numpy_random_draws.cc)
+//   render2d_draw                                               (render2d_draw.cc)
+//   ClassicControlEnv                                           (classic_control_env.cc)
 //   env_types, env_spec, Pool, raw_step_rate over its own env types, through the shipped
 //   binding template (cpp/bind/env_module.h): AtariResizeCheck (atari_resize_check.h)
 // Tests register task ids for these types with Family("testing", module="_envfleet_testing").
@@ -14,6 +16,8 @@
 namespace envfleet {
 void BindNumpyRandomTesting(nanobind::module_& m);
 void BindCoreTesting(nanobind::module_& m);
+void BindRender2dTesting(nanobind::module_& m);
+void BindClassicControlTesting(nanobind::module_& m);
 }  // namespace envfleet
 
 namespace {
@@ -24,6 +28,8 @@ NB_MODULE(_envfleet_testing, m) {
   m.doc() = "envfleet's test-only hooks and fixture env types (tests/cpp/testing_module).";
   envfleet::BindNumpyRandomTesting(m);
   envfleet::BindCoreTesting(m);
+  envfleet::BindRender2dTesting(m);
+  envfleet::BindClassicControlTesting(m);
   static envfleet::EnvTypeMap types = {
       {"AtariResizeCheck", envfleet::MakeEnvType<envfleet::testing::AtariResizeCheckEnv>()}};
   envfleet::bind::BindEnvModule<TestingModule>(m, types);
