@@ -23,8 +23,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <string>
+#include <thread>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "core/output_blocks.h"
@@ -587,6 +591,43 @@ inline std::vector<char> SampleActions(const ArraySpec& spec, size_t count, uint
   return bytes;
 }
 
+// RawStepRate's timed loop: round-robin steps with the pool's autoreset. Returns the episodes
+// begun (the first resets included) and the seconds the steps took.
+inline std::pair<int64_t, double> RawLoop(std::vector<std::unique_ptr<Env>>& envs,
+                                          const std::vector<char>& actions, size_t action_bytes,
+                                          size_t num_actions, const OutputSlot& slot,
+                                          int64_t num_steps, int64_t max_episode_steps) {
+  const size_t num_envs = envs.size();
+  int64_t episodes = static_cast<int64_t>(num_envs);
+  for (auto& env : envs) {
+    env->Reset();
+    env->Write(slot);
+  }
+  std::vector<int64_t> elapsed_of(num_envs, 0);
+  const auto start = std::chrono::steady_clock::now();
+  for (int64_t i = 0; i < num_steps; ++i) {
+    Env* env = envs[static_cast<size_t>(i) % num_envs].get();
+    int64_t& elapsed = elapsed_of[static_cast<size_t>(i) % num_envs];
+    env->Step(actions.data() + (static_cast<size_t>(i) % num_actions) * action_bytes);
+    ++elapsed;
+    const bool truncated = max_episode_steps > 0 && elapsed >= max_episode_steps;
+    if (env->terminated() || truncated) {  // the pool's autoreset (cpp/core/pool.h)
+      bool continued = false;
+      if (truncated) {
+        env->Reset();
+      } else {
+        continued = env->ResetAfterTermination();
+      }
+      if (!continued) elapsed = 0;
+      ++episodes;
+    }
+    env->Write(slot);
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return {episodes, seconds};
+}
+
 // Takes `num_steps` steps in all, round-robin over `num_envs` envs (1: the limit; more shows
 // what cycling through many envs' state costs in cache misses); returns (steps, seconds,
 // episodes).
@@ -616,36 +657,29 @@ inline nb::tuple RawStepRate(const EnvTypeMap& types, const std::string& type_na
     }
   } guard{arena, block};
   OutputSlot slot(block->key_bases.data(), arena->layout().row_bytes.data(), 0);
-  int64_t episodes = num_envs;
+  int64_t episodes = 0;
   double seconds = 0;
+  // The loop, run on a thread of its own for envs whose steps keep per-thread state (a GL
+  // context: EnvSpec::workers_only), so that state ends with it as it ends with a pool's
+  // workers. Its exceptions are rethrown here.
+  std::exception_ptr error;
+  const auto loop = [&]() {
+    try {
+      std::tie(episodes, seconds) =
+          RawLoop(envs, actions, action_bytes, kActions, slot, num_steps, max_episode_steps);
+    } catch (...) {
+      error = std::current_exception();
+    }
+  };
   {
     nb::gil_scoped_release release;
-    for (auto& env : envs) {
-      env->Reset();
-      env->Write(slot);
+    if (spec.workers_only) {
+      std::thread(loop).join();
+    } else {
+      loop();
     }
-    std::vector<int64_t> elapsed_of(static_cast<size_t>(num_envs), 0);
-    const auto start = std::chrono::steady_clock::now();
-    for (int64_t i = 0; i < num_steps; ++i) {
-      Env* env = envs[static_cast<size_t>(i % num_envs)].get();
-      int64_t& elapsed = elapsed_of[static_cast<size_t>(i % num_envs)];
-      env->Step(actions.data() + (static_cast<size_t>(i) % kActions) * action_bytes);
-      ++elapsed;
-      const bool truncated = max_episode_steps > 0 && elapsed >= max_episode_steps;
-      if (env->terminated() || truncated) {  // the pool's autoreset (cpp/core/pool.h)
-        bool continued = false;
-        if (truncated) {
-          env->Reset();
-        } else {
-          continued = env->ResetAfterTermination();
-        }
-        if (!continued) elapsed = 0;
-        ++episodes;
-      }
-      env->Write(slot);
-    }
-    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
+  if (error) std::rethrow_exception(error);
   return nb::make_tuple(num_steps, seconds, episodes);
 }
 

@@ -395,7 +395,7 @@ def check_render(env, spec, where: str) -> None:
     the same when drawn again, and env_ids picks frames out of the same set."""
     if not spec.render.available:
         return
-    config = spec.config
+    config = env.spec.config  # the pool's own: its render size may not be the reference's
     assert env.render_mode == "rgb_array"
     assert env.metadata["render_modes"] == ["rgb_array", "human"], where
     assert env.metadata["render_fps"] == spec.render.render_fps, where

@@ -85,6 +85,7 @@ class AntEnv : public LocomotionEnv {
       contact_first_body_ = 1;  // contact_forces[1:]
     }
     forces_.resize(6 * static_cast<size_t>(model_->nbody));
+    default_camera_.distance = 4.0;  // ant_v4/v5.py DEFAULT_CAMERA_CONFIG
   }
 
   void Reset() override {

@@ -46,6 +46,9 @@ class ForwardProgressEnv : public LocomotionEnv {
   ForwardProgressEnv(const Config& config, uint64_t seed, int version)
       : LocomotionEnv(config, seed, version, Info(version), kPositionSize) {
     if (v4_) slot_.reward_forward = InfoSlot(kSwimmer ? "reward_fwd" : "reward_run");
+    // half_cheetah_v4/v5.py DEFAULT_CAMERA_CONFIG; Swimmer has none (default_camera_config
+    // None in both versions).
+    if (!kSwimmer) default_camera_.distance = 4.0;
   }
 
   void Reset() override {

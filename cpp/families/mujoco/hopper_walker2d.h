@@ -57,6 +57,11 @@ class PlanarWalkerEnv : public LocomotionEnv {
       : LocomotionEnv(config, seed, version, Info(version), 1),
         healthy_angle_range_(RangeOption(config, "healthy_angle_range")) {
     if (kHopper) healthy_state_range_ = RangeOption(config, "healthy_state_range");
+    // hopper_v4/v5.py and walker2d_v4/v5.py DEFAULT_CAMERA_CONFIG.
+    default_camera_.trackbodyid = 2;
+    default_camera_.distance = kHopper ? 3.0 : 4.0;
+    default_camera_.lookat = {0.0, 0.0, 1.15};
+    default_camera_.elevation = -20.0;
   }
 
   void Reset() override {

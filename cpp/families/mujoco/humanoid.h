@@ -138,6 +138,11 @@ class HumanoidEnvT : public LocomotionEnv {
     tendon_length_ = InfoSlot("tendon_length");
     tendon_velocity_ = InfoSlot("tendon_velocity");
     reward_linup_ = InfoSlot("reward_linup");
+    // humanoid_v4/v5.py and humanoidstandup_v4/v5.py DEFAULT_CAMERA_CONFIG.
+    default_camera_.trackbodyid = 1;
+    default_camera_.distance = 4.0;
+    default_camera_.lookat = {0.0, 0.0, kStandup ? 0.8925 : 2.0};
+    default_camera_.elevation = -20.0;
   }
 
   void Reset() override {

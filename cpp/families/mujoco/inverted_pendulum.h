@@ -42,6 +42,9 @@ class InvertedPendulumEnv : public MujocoEnv {
       : MujocoEnv(config, seed, version, Info(version)),
         reset_noise_scale_(config.Get<double>("reset_noise_scale")) {
     if (nq_ < 2) throw std::invalid_argument("InvertedPendulum needs a model with nq >= 2");
+    // inverted_pendulum_v4/v5.py DEFAULT_CAMERA_CONFIG.
+    default_camera_.trackbodyid = 0;
+    default_camera_.distance = 2.04;
   }
 
   void Reset() override { ResetWithNoise(reset_noise_scale_, QvelNoise::kUniform); }
@@ -91,6 +94,13 @@ class InvertedDoublePendulumEnv : public MujocoEnv {
         velocity_penalty_(InfoSlot("velocity_penalty")) {
     if (nv_ < 3 || model_->nsite < 1) {
       throw std::invalid_argument("InvertedDoublePendulum needs nv >= 3 and a site");
+    }
+    // inverted_double_pendulum_v4.py DEFAULT_CAMERA_CONFIG. v5 defines the same dict but its
+    // constructor's default_camera_config defaults to None: its view is the initial one.
+    if (v4_) {
+      default_camera_.trackbodyid = 0;
+      default_camera_.distance = 4.1225;
+      default_camera_.lookat = {0.0, 0.0, 0.12250000000000005};
     }
   }
 

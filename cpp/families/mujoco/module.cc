@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "bind/env_module.h"
 #include "core/registry.h"
@@ -14,21 +15,30 @@
 #include "families/mujoco/humanoid.h"
 #include "families/mujoco/inverted_pendulum.h"
 #include "families/mujoco/mujoco_env.h"
+#include "families/mujoco/pixels.h"
 #include "families/mujoco/reacher_pusher.h"
 
 namespace envfleet {
 namespace {
 
 // A version of a robot: its published options (those the version's Gymnasium constructor
-// takes) and the fixed values of the others, filled in before the env sees its config.
+// takes, and envfleet's own) and the fixed values of the others, filled in before the env sees
+// its config. from_pixels=True wraps the task in PixelEnv (pixels.h).
 template <typename E>
 EnvType MakeMujocoType(int version) {
   return {mujoco::PublishedDefaults<E>(version),
           [version](const Config& config) {
-            return E::Spec(mujoco::FullConfig<E>(config, version), version);
+            const Config full = mujoco::FullConfig<E>(config, version);
+            EnvSpec spec = E::Spec(full, version);
+            if (full.Get<bool>("from_pixels")) spec = mujoco::PixelSpec(std::move(spec), full);
+            return spec;
           },
           [version](const Config& config, uint64_t seed) -> std::unique_ptr<Env> {
-            return std::make_unique<E>(mujoco::FullConfig<E>(config, version), seed, version);
+            const Config full = mujoco::FullConfig<E>(config, version);
+            if (full.Get<bool>("from_pixels")) {
+              return std::make_unique<mujoco::PixelEnv<E>>(full, seed, version);
+            }
+            return std::make_unique<E>(full, seed, version);
           }};
 }
 

@@ -41,6 +41,9 @@ set_target_properties(envfleet_mujoco PROPERTIES
 envfleet_add_module(_mujoco cpp/families/mujoco/module.cc)
 install(TARGETS _mujoco LIBRARY DESTINATION envfleet)
 target_link_libraries(_mujoco PRIVATE envfleet_mujoco)
+# dlopen/dlsym: rendering loads libEGL or libOSMesa at run time (gl_context.h), so neither is
+# linked and the module builds and imports without them. (In libc itself since glibc 2.34.)
+target_link_libraries(_mujoco PRIVATE ${CMAKE_DL_LIBS})
 
 # Where the dynamic loader finds libmujoco at run time, without `import mujoco` first: _mujoco
 # sits in site-packages/envfleet/ and libmujoco in site-packages/mujoco/. Only this relative

@@ -38,6 +38,7 @@
 #include "common/numpy/math.h"
 #include "core/env.h"
 #include "core/spec.h"
+#include "families/mujoco/render.h"
 
 namespace envfleet {
 namespace mujoco {
@@ -133,31 +134,58 @@ using numpy_math::NpSumOfSquares;
 
 // ---- The base env ---------------------------------------------------------------------------
 
-// A task's defaults: the options every task takes (assets_dir, xml_file, frame_skip), then its
-// own.
+// envfleet's own options, which every task and version takes whatever its Gymnasium
+// constructor takes: render_fast draws frames without shadows and reflections (about ten times
+// faster on a software rasterizer; off by default, when frames are Gymnasium's to the pixel);
+// from_pixels makes the observation the rendered frames (pixels.h), frame_stack of them, of
+// render_width x render_height from render_camera_id (Python passes make()'s render_width,
+// render_height and render_camera_id here, so they are stated once).
+inline const std::vector<std::string>& EnvfleetOptions() {
+  static const std::vector<std::string> names = {"render_fast",   "from_pixels",
+                                                 "frame_stack",   "render_width",
+                                                 "render_height", "render_camera_id"};
+  return names;
+}
+inline bool IsEnvfleetOption(const std::string& key) {
+  for (const std::string& name : EnvfleetOptions()) {
+    if (key == name) return true;
+  }
+  return false;
+}
+
+// A task's defaults: the options every task takes (assets_dir, xml_file, frame_skip and
+// envfleet's own), then its own.
 inline Config TaskDefaults(const std::string& xml_file, int64_t frame_skip,
                            std::initializer_list<std::pair<const std::string, ConfigValue>> own) {
   Config config(own);
   config.Set("assets_dir", std::string());
   config.Set("xml_file", xml_file);
   config.Set("frame_skip", frame_skip);
+  config.Set("render_fast", false);
+  config.Set("from_pixels", false);
+  config.Set("frame_stack", int64_t{1});
+  config.Set("render_width", int64_t{84});  // from_pixels' frames; render() defaults to 480x480
+  config.Set("render_height", int64_t{84});
+  config.Set("render_camera_id", int64_t{-1});
   return config;
 }
 
-// Every option but assets_dir: the Fixed() of a version whose constructor takes no options.
+// Every Gymnasium option (all but assets_dir and envfleet's own): the Fixed() of a version
+// whose constructor takes no options.
 inline std::vector<std::string> AllOptions(const Config& defaults) {
   std::vector<std::string> keys;
   for (const auto& [key, value] : defaults.values()) {
-    if (key != "assets_dir") keys.push_back(key);
+    if (key != "assets_dir" && !IsEnvfleetOption(key)) keys.push_back(key);
   }
   return keys;
 }
 
 // What Spec() needs to know about a model: loaded through the shared cache.
 struct ModelInfo {
-  int nq, nv, nu, nbody, ntendon;
+  int nq, nv, nu, nbody, ntendon, ncam;
   std::vector<double> ctrl_low, ctrl_high;
   double timestep;
+  double dt;  // MujocoEnv.dt: timestep * frame_skip
 };
 
 inline ModelInfo ProbeModel(const Config& config) {
@@ -167,9 +195,11 @@ inline ModelInfo ProbeModel(const Config& config) {
                  static_cast<int>(model->nu),
                  static_cast<int>(model->nbody),
                  static_cast<int>(model->ntendon),
+                 static_cast<int>(model->ncam),
                  {},
                  {},
-                 model->opt.timestep};
+                 model->opt.timestep,
+                 model->opt.timestep * static_cast<double>(config.Get<int64_t>("frame_skip"))};
   for (int i = 0; i < model->nu; ++i) {
     // Gymnasium: Box(low, high) from model.actuator_ctrlrange.astype(np.float32).
     info.ctrl_low.push_back(static_cast<float>(model->actuator_ctrlrange[2 * i]));
@@ -184,8 +214,20 @@ struct InfoKey {
   int size = -1;  // -1: a scalar
 };
 
-// A task's spec: a float64 observation of `obs_size` values, the float64 info entries, and the
-// action: float32, one value per actuator, bounded by the ctrlrange.
+// What Gymnasium renders for every MuJoCo task: 480x480 frames (mujoco_env.DEFAULT_SIZE) at
+// metadata["render_fps"] = int(np.round(1 / dt)) (v4 states the same numbers), any size on
+// request, and the model's cameras.
+inline RenderSpec TaskRenderSpec(const ModelInfo& model) {
+  RenderSpec render;
+  render.width = render.height = 480;
+  render.resizable = true;
+  render.fps = std::nearbyint(1.0 / model.dt);  // np.round: half to even, the default mode
+  render.num_cameras = model.ncam;
+  return render;
+}
+
+// A task's spec: a float64 observation of `obs_size` values, the float64 info entries, the
+// action: float32, one value per actuator, bounded by the ctrlrange, and what it renders.
 inline EnvSpec TaskSpec(const ModelInfo& model, int64_t obs_size,
                         const std::vector<InfoKey>& info) {
   EnvSpec spec;
@@ -196,6 +238,7 @@ inline EnvSpec TaskSpec(const ModelInfo& model, int64_t obs_size,
     spec.info.push_back(Box(key.name, DType::kFloat64, shape, {}, {}));
   }
   spec.action = Box("action", DType::kFloat32, {model.nu}, model.ctrl_low, model.ctrl_high);
+  spec.render = TaskRenderSpec(model);
   return spec;
 }
 
@@ -211,6 +254,33 @@ class MujocoEnv : public Env {
     return {};
   }
 
+  // Gymnasium's env.render() in rgb_array mode (render.h). The free view (camera_id -1) is
+  // the camera the env's first render set up (InitialCamera: Gymnasium makes its viewer on the
+  // first render() call and keeps it, with its camera, for the env's life); 0 .. ncam-1 are
+  // the model's cameras (mjCAMERA_FIXED). Reads the state only: mjv_updateScene uses mjData's
+  // scratch stack, which it restores.
+  void Render(int camera_id, int width, int height, uint8_t* rgb) override {
+    if (camera_id < -1 || camera_id >= model_->ncam) {
+      throw std::out_of_range("camera_id " + std::to_string(camera_id) +
+                              " is out of range: this model has " + std::to_string(model_->ncam) +
+                              " cameras (valid ids -1 .. " + std::to_string(model_->ncam - 1) +
+                              ")");
+    }
+    if (width < 1 || height < 1) {
+      throw std::invalid_argument("render width and height must be positive, got " +
+                                  std::to_string(width) + "x" + std::to_string(height));
+    }
+    if (!camera_ready_) {
+      camera_ = InitialCamera(model_, data_, default_camera_);
+      camera_ready_ = true;
+    }
+    // OffScreenViewer.render(camera_id=...).
+    camera_.type = camera_id == -1 ? mjCAMERA_FREE : mjCAMERA_FIXED;
+    camera_.fixedcamid = camera_id;
+    ThreadRenderer::OfThisThread().Draw(model_holder_, data_, &camera_, render_fast_, width, height,
+                                        rgb);
+  }
+
  protected:
   // `info`: the info entries this version reports (its Spec's info keys, in order).
   MujocoEnv(const Config& config, uint64_t seed, int version, const std::vector<InfoKey>& info)
@@ -218,7 +288,8 @@ class MujocoEnv : public Env {
         model_holder_(LoadModel(config)),
         model_(model_holder_.get()),
         frame_skip_(static_cast<int>(config.Get<int64_t>("frame_skip"))),
-        v4_(version == 4) {
+        v4_(version == 4),
+        render_fast_(config.Get<bool>("render_fast")) {
     if (frame_skip_ < 1) throw std::invalid_argument("frame_skip must be >= 1");
     data_ = mj_makeData(model_);
     if (data_ == nullptr) throw std::runtime_error("MuJoCo could not allocate mjData");
@@ -234,6 +305,10 @@ class MujocoEnv : public Env {
     dt_ = model_->opt.timestep * frame_skip_;
     DeclareInfo(info);
   }
+
+  // The task's default_camera_config (Gymnasium's DEFAULT_CAMERA_CONFIG of that version, or
+  // none): set by each task's constructor.
+  CameraConfig default_camera_;
 
   // MujocoEnv.reset(), before reset_model().
   void ResetData() { mj_resetData(model_, data_); }
@@ -358,6 +433,7 @@ class MujocoEnv : public Env {
   mjData* data_ = nullptr;
   int frame_skip_;
   bool v4_;  // the version: 4 or 5
+  bool render_fast_;
   int nq_ = 0, nv_ = 0, nu_ = 0;
   double dt_ = 0;
   std::vector<double> init_qpos_, init_qvel_;
@@ -386,6 +462,8 @@ class MujocoEnv : public Env {
   std::vector<std::string> info_names_;
   std::vector<int> info_offsets_, info_sizes_;
   std::vector<double> info_;
+  mjvCamera camera_{};  // the viewer's camera, once camera_ready_ (the first Render)
+  bool camera_ready_ = false;
 };
 
 // ---- The robots that move forward -----------------------------------------------------------

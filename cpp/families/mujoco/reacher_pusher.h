@@ -86,6 +86,7 @@ class ReacherEnv : public ArmEnv {
         target_(BodyId(model_, "target")),
         reward_dist_(InfoSlot("reward_dist")) {
     if (nq_ < 4 || nv_ < 2) throw std::invalid_argument("Reacher needs nq >= 4 and nv >= 2");
+    default_camera_.trackbodyid = 0;  // reacher_v4/v5.py DEFAULT_CAMERA_CONFIG
   }
 
   void Reset() override {
@@ -158,6 +159,9 @@ class PusherEnv : public ArmEnv {
         reward_dist_(InfoSlot("reward_dist")),
         reward_near_(InfoSlot("reward_near")) {
     if (nq_ < 7 || nv_ < 7) throw std::invalid_argument("Pusher needs nq >= 7 and nv >= 7");
+    // pusher_v4/v5.py DEFAULT_CAMERA_CONFIG.
+    default_camera_.trackbodyid = -1;
+    default_camera_.distance = 4.0;
   }
 
   void Reset() override {

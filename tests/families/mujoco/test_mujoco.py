@@ -340,12 +340,22 @@ def _gymnasium_constructor_options(task_id):
 @pytest.mark.parametrize("task_id", TASK_IDS)
 def test_options_are_gymnasiums(task_id):
     """Each task takes exactly its Gymnasium constructor's options, with the same defaults
-    (tuples as lists of floats), plus assets_dir, where Gymnasium's XML files are."""
+    (tuples as lists of floats), plus assets_dir, where Gymnasium's XML files are, and
+    envfleet's own rendering options (test_mujoco_render.py)."""
     spec = envfleet.make_spec(task_id)
     ours = dict(spec.config.env_options)
     assert ours.pop("assets_dir") == os.path.join(
         os.path.dirname(gym.__file__), "envs", "mujoco", "assets"
     )
+    envfleets = {
+        "render_fast": False,
+        "from_pixels": False,
+        "frame_stack": 1,
+        "render_width": 84,
+        "render_height": 84,
+        "render_camera_id": -1,
+    }
+    assert {name: ours.pop(name) for name in envfleets} == envfleets
     want = _gymnasium_constructor_options(task_id)
     assert set(ours) == set(want)
     for name, default in want.items():

@@ -1,0 +1,123 @@
+// from_pixels=True: a MuJoCo task whose observation is what its camera sees, rendered on the
+// worker thread inside Reset and Step (render.h), as EnvPool's from_pixels and dm_control's
+// pixels wrapper offer it. The observation "pixels" is uint8 (3 * frame_stack, H, W): the last
+// frame_stack frames, oldest first, each as three channel planes (R, G, B), rows top first;
+// a reset fills the stack with its frame. Dynamics, reward, termination and info are the
+// task's own; only the observation changes. The frames are the task's render() frames
+// (render_width x render_height from render_camera_id; Gymnasium's to the pixel unless
+// render_fast), so the same seed gives the same pixels whatever the threads.
+#ifndef ENVFLEET_FAMILIES_MUJOCO_PIXELS_H_
+#define ENVFLEET_FAMILIES_MUJOCO_PIXELS_H_
+
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/env.h"
+#include "core/spec.h"
+#include "families/mujoco/mujoco_env.h"
+
+namespace envfleet {
+namespace mujoco {
+
+// The pixel options, checked.
+struct PixelOptions {
+  int width, height, camera_id, frame_stack;
+};
+
+inline PixelOptions ReadPixelOptions(const Config& config, int num_cameras) {
+  const auto get = [&config](const char* key) { return config.Get<int64_t>(key); };
+  const int64_t width = get("render_width"), height = get("render_height");
+  const int64_t camera = get("render_camera_id"), stack = get("frame_stack");
+  constexpr int64_t kMaxSide = 16384;
+  if (width < 1 || height < 1 || width > kMaxSide || height > kMaxSide) {
+    throw std::invalid_argument("from_pixels: render_width and render_height must be in 1.." +
+                                std::to_string(kMaxSide) + ", got " + std::to_string(width) + "x" +
+                                std::to_string(height));
+  }
+  if (camera < -1 || camera >= num_cameras) {
+    throw std::invalid_argument("from_pixels: render_camera_id must be -1 (the default view)" +
+                                (num_cameras > 0 ? " or 0.." + std::to_string(num_cameras - 1)
+                                                 : std::string(" (the model has no camera)")) +
+                                ", got " + std::to_string(camera));
+  }
+  if (stack < 1 || stack > 64) {
+    throw std::invalid_argument("frame_stack must be in 1..64, got " + std::to_string(stack));
+  }
+  return {static_cast<int>(width), static_cast<int>(height), static_cast<int>(camera),
+          static_cast<int>(stack)};
+}
+
+// The spec of task E with pixel observations: the task's info and action, "pixels" as the one
+// observation, the render size the frames have, and worker threads only (each holds a GL
+// context; the caller's thread must never make one).
+inline EnvSpec PixelSpec(EnvSpec spec, const Config& config) {
+  const PixelOptions p = ReadPixelOptions(config, spec.render.num_cameras);
+  spec.obs = {Box("pixels", DType::kUint8, {3 * p.frame_stack, p.height, p.width}, {0.0}, {255.0})};
+  spec.render.width = p.width;
+  spec.render.height = p.height;
+  spec.workers_only = true;
+  return spec;
+}
+
+template <typename E>
+class PixelEnv final : public E {
+ public:
+  PixelEnv(const Config& config, uint64_t seed, int version)
+      : E(config, seed, version), options_(ReadPixelOptions(config, this->model_->ncam)) {
+    plane_ = static_cast<size_t>(options_.width) * options_.height;
+    frame_.resize(plane_ * 3);
+    stack_.resize(plane_ * 3 * options_.frame_stack);
+  }
+
+  // Also the autoreset after a termination (Env::ResetAfterTermination calls Reset()).
+  void Reset() override {
+    E::Reset();
+    Capture(/*fill=*/true);
+  }
+
+  void Step(const void* action) override {
+    E::Step(action);
+    Capture(/*fill=*/false);
+  }
+
+  void Write(const OutputSlot& out) const override {
+    uint8_t* dst = out.Get<uint8_t>(0);
+    const size_t frame_bytes = plane_ * 3;
+    for (int k = 0; k < options_.frame_stack; ++k) {  // oldest first
+      const int slot = (newest_ + 1 + k) % options_.frame_stack;
+      std::memcpy(dst + k * frame_bytes, stack_.data() + slot * frame_bytes, frame_bytes);
+    }
+    this->WriteInfo(out);
+  }
+
+ private:
+  // Renders the current state into the next stack slot (every slot after a reset), as planes.
+  void Capture(bool fill) {
+    this->Render(options_.camera_id, options_.width, options_.height, frame_.data());
+    newest_ = (newest_ + 1) % options_.frame_stack;
+    uint8_t* planes = stack_.data() + newest_ * plane_ * 3;
+    for (size_t i = 0; i < plane_; ++i) {
+      planes[i] = frame_[3 * i];
+      planes[plane_ + i] = frame_[3 * i + 1];
+      planes[2 * plane_ + i] = frame_[3 * i + 2];
+    }
+    if (!fill) return;
+    for (int k = 0; k < options_.frame_stack; ++k) {
+      if (k != newest_) std::memcpy(stack_.data() + k * plane_ * 3, planes, plane_ * 3);
+    }
+  }
+
+  PixelOptions options_;
+  size_t plane_ = 0;            // pixels per frame
+  std::vector<uint8_t> frame_;  // the latest frame as rendered: rows of RGB pixels
+  std::vector<uint8_t> stack_;  // frame_stack frames as planes, a ring; newest_ is the latest
+  int newest_ = 0;
+};
+
+}  // namespace mujoco
+}  // namespace envfleet
+
+#endif  // ENVFLEET_FAMILIES_MUJOCO_PIXELS_H_
