@@ -15,6 +15,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import assert_isolated_ok
 
 import envfleet
 from envfleet.bench.executors import EXECUTORS, build, make_actions
@@ -140,6 +141,37 @@ def test_env_options_reach_every_executor(tmp_path):
     assert proc.returncode == 2 and "--option: unknown option 'no_such_option'" in proc.stderr
     proc = run_bench(["--option", "sutton_barto_reward", "--out", str(tmp_path)], timeout=60)
     assert proc.returncode == 2 and "--option takes NAME=VALUE" in proc.stderr
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("mujoco") is None or importlib.util.find_spec("envpool") is None,
+    reason="the MuJoCo family and EnvPool are needed",
+)
+def test_pixel_observations_in_every_library():
+    """--option from_pixels=true: envfleet and EnvPool give (3, 84, 84) frames, Gymnasium its
+    renderer's (84, 84, 3) through AddRenderObservation; each executor steps."""
+    code = """
+        import numpy as np
+        from envfleet.bench.executors import build, make_actions
+        from envfleet.bench.tasks import gymnasium_maker
+        options = {"from_pixels": True}
+        env = gymnasium_maker("HalfCheetah-v5", options)()
+        print(env.reset(seed=0)[0].shape)
+        env.close()
+        actions = make_actions("HalfCheetah-v5", 2, 4, 0, options)
+        for name in ("envfleet-sync", "envfleet-async", "envpool-sync"):
+            num_envs = 4 if name.endswith("async") else 2
+            executor = build(name, "HalfCheetah-v5", num_envs, 2, 1, 0, actions, None, options)
+            print(name, executor.run(2))
+            executor.close()
+    """
+    out = assert_isolated_ok(code, timeout=300)
+    assert out.split("\n")[:4] == [
+        "(84, 84, 3)",
+        "envfleet-sync 4",
+        "envfleet-async 4",
+        "envpool-sync 4",
+    ]
 
 
 def test_cells_collapse_and_cap():

@@ -76,7 +76,13 @@ def gymnasium_maker(task: str, options: dict[str, Any] | None = None) -> Callabl
 
 
 def _gymnasium_pixels(task: str, options: dict[str, Any]):
-    """``task`` with rendered observations: the env's renderer at the pixel size, each step."""
+    """``task`` with rendered observations: the env's renderer at the pixel size, each step.
+
+    Through EGL unless ``MUJOCO_GL`` says otherwise, the backend envfleet uses by default
+    (Gymnasium would pick GLFW, which needs a display)."""
+    import os
+
+    os.environ.setdefault("MUJOCO_GL", "egl")
     import gymnasium
     from gymnasium.wrappers import AddRenderObservation
 
