@@ -203,6 +203,12 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
 
 def _check_env_options(task_id: str, defaults: dict, options: dict[str, Any]) -> None:
     unknown = [k for k in options if k not in defaults]
+    if unknown == ["from_pixels"]:
+        raise TypeError(
+            f"{task_id} has no pixel observations (from_pixels): they are offered by the MuJoCo "
+            "tasks, whose frames come from MuJoCo's renderer; render_mode='rgb_array' gives "
+            f"{task_id}'s frames through render() where it has a renderer"
+        )
     if unknown:
         valid = sorted(set(defaults) | set(POOL_OPTIONS))
         raise TypeError(

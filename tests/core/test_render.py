@@ -143,6 +143,11 @@ def test_bad_render_calls(counting):
         env.render(env_ids=[0])
 
 
+def test_from_pixels_outside_mujoco_says_where_it_is():
+    with pytest.raises(TypeError, match="CartPole-v1 has no pixel observations"):
+        envfleet.make("CartPole-v1", from_pixels=True)
+
+
 def test_fixed_size_envs_refuse_other_sizes():
     with pytest.raises(ValueError, match="draws 160x210 frames only"):
         envfleet.make_spec("Pong-v5", render_mode="rgb_array", render_height=84)
