@@ -221,7 +221,9 @@ class EnvSpec:
             return self.obs_keys[0].space()
         if self.obs_layout == "tuple":
             return spaces.Tuple([key.space() for key in self.obs_keys])
-        return spaces.Dict({key.name: key.space() for key in self.obs_keys})
+        # An OrderedDict: a plain dict would be sorted by Gymnasium, and the observations (and
+        # dm_control, EnvPool) keep the env's own key order.
+        return spaces.Dict(collections.OrderedDict((k.name, k.space()) for k in self.obs_keys))
 
     def observation_spec(self):
         """dm_env specs of one env's observation: obs keys, info keys and env_id."""

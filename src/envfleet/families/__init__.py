@@ -15,6 +15,7 @@ FAMILIES = (
     "toy_text",
     "atari",
     "mujoco",
+    "dm_control",
 )
 
 for _name in FAMILIES:

@@ -2,6 +2,8 @@
 // and never shipped. It holds what the Python tests need beyond the public surface:
 //   action_queue_stress, semaphore_stress, parallel_for_check   (core_stress.cc)
 //   numpy_generator_draws                                       (numpy_random_draws.cc)
+//   numpy_random_state_draws, dm_control_tolerance,             (numpy_random_state_draws.cc)
+//   scipy_zoom_cubic
 //   render2d_draw                                               (render2d_draw.cc)
 //   ClassicControlEnv                                           (classic_control_env.cc)
 //   env_types, env_spec, Pool, raw_step_rate over its own env types, through the shipped
@@ -15,6 +17,7 @@
 
 namespace envfleet {
 void BindNumpyRandomTesting(nanobind::module_& m);
+void BindNumpyRandomStateTesting(nanobind::module_& m);
 void BindCoreTesting(nanobind::module_& m);
 void BindRender2dTesting(nanobind::module_& m);
 void BindClassicControlTesting(nanobind::module_& m);
@@ -27,6 +30,7 @@ struct TestingModule {};  // tags this module's Pool type (cpp/bind/env_module.h
 NB_MODULE(_envfleet_testing, m) {
   m.doc() = "envfleet's test-only hooks and fixture env types (tests/cpp/testing_module).";
   envfleet::BindNumpyRandomTesting(m);
+  envfleet::BindNumpyRandomStateTesting(m);
   envfleet::BindCoreTesting(m);
   envfleet::BindRender2dTesting(m);
   envfleet::BindClassicControlTesting(m);
