@@ -207,17 +207,30 @@ def _envfleet(task, num_envs, batch_size, num_threads, seed, actions, options) -
 
 
 def envpool_make(task: str, options: dict[str, Any], **pool: Any):
-    """``envpool.make_gymnasium(task, **pool, **options)``. EnvPool 1.2.5 renders through a GL
-    platform library it does not load itself ("an OpenGL platform library has not been
-    loaded" otherwise): with from_pixels, libEGL and libOpenGL are loaded globally first."""
-    import envpool
-
+    """``envpool.make_gymnasium(task, **pool, **options)``. EnvPool 1.2.5's from_pixels does
+    not run on a headless machine by itself: it needs the GL platform library loaded globally
+    ("an OpenGL platform library has not been loaded" otherwise) and, measured here, a GL
+    context current on the calling thread ("gladLoadGL error" otherwise). With from_pixels,
+    both are provided first: libEGL and libOpenGL loaded with RTLD_GLOBAL, and a 1x1 EGL
+    context of the mujoco package made current, as a process that already rendered with
+    Gymnasium would have it, before EnvPool is imported (imported first, it still fails)."""
     if options.get("from_pixels"):
         import ctypes
 
         for library in ("libEGL.so.1", "libOpenGL.so.0"):
             ctypes.CDLL(library, mode=ctypes.RTLD_GLOBAL)
+        from mujoco.egl import GLContext
+
+        global _ENVPOOL_GL_CONTEXT
+        if _ENVPOOL_GL_CONTEXT is None:
+            _ENVPOOL_GL_CONTEXT = GLContext(1, 1)
+            _ENVPOOL_GL_CONTEXT.make_current()
+    import envpool
+
     return envpool.make_gymnasium(task, **pool, **options)
+
+
+_ENVPOOL_GL_CONTEXT = None  # kept for the life of the process: EnvPool renders through it
 
 
 def _envpool(task, num_envs, batch_size, num_threads, seed, actions, options) -> Executor:
@@ -249,7 +262,12 @@ def _gymnasium_vector(mode: str) -> Callable[..., Executor]:
         # The same as gymnasium.make_vec(task, num_envs, mode) for a registered id, and it
         # also takes the wrapped envs that stand for Atari tasks.
         vectors = {"sync": gymnasium.vector.SyncVectorEnv, "async": gymnasium.vector.AsyncVectorEnv}
-        env = vectors[mode]([gymnasium_maker(task, options)] * num_envs)
+        kwargs = {}
+        if mode == "async" and options.get("from_pixels"):
+            # AsyncVectorEnv makes one env in this process before forking its workers; a
+            # forked copy of an initialised EGL/llvmpipe hangs, a spawned worker starts clean.
+            kwargs["context"] = "spawn"
+        env = vectors[mode]([gymnasium_maker(task, options)] * num_envs, **kwargs)
         try:
             env.reset(seed=seed)
             pids = [p.pid for p in getattr(env, "processes", []) if p.pid is not None]
