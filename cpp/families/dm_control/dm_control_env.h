@@ -49,6 +49,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/mujoco/handlers.h"
 #include "common/numpy/math.h"
 #include "common/numpy/random_state.h"
 #include "core/env.h"
@@ -57,22 +58,6 @@
 
 namespace envfleet {
 namespace dm_control {
-
-// ---- MuJoCo's error and warning handlers ----------------------------------------------------
-
-[[noreturn]] inline void ThrowMujocoError(const char* message) {
-  throw std::runtime_error(std::string("MuJoCo error: ") + message);
-}
-
-inline void IgnoreMujocoWarning(const char*) {}
-
-// Idempotent. Errors become C++ exceptions (the pool raises them naming the env); warnings are
-// counted by MuJoCo in mjData (which is what dm_control checks) instead of being printed and
-// appended to MUJOCO_LOG.TXT.
-inline void InstallMujocoHandlers() {
-  mju_user_error = ThrowMujocoError;
-  mju_user_warning = IgnoreMujocoWarning;
-}
 
 // dm_control's control.PhysicsError: MuJoCo raised a warning during a checked call.
 class PhysicsError : public std::runtime_error {

@@ -61,7 +61,7 @@ struct DmControlModule {};  // tags this module's Pool type (cpp/bind/env_module
 
 NB_MODULE(_dm_control, m) {
   m.doc() = "envfleet's dm_control family: DeepMind Control Suite tasks stepped by the pool.";
-  envfleet::dm_control::InstallMujocoHandlers();
+  envfleet::InstallMujocoHandlers();
   static envfleet::EnvTypeMap types = envfleet::DmControlTypes();
   envfleet::bind::BindEnvModule<envfleet::DmControlModule>(m, types);
 }

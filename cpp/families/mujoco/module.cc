@@ -71,7 +71,7 @@ struct MujocoModule {};  // tags this module's Pool type (cpp/bind/env_module.h)
 
 NB_MODULE(_mujoco, m) {
   m.doc() = "envfleet's MuJoCo family: Gymnasium's MuJoCo tasks stepped by the pool.";
-  envfleet::mujoco::InstallMujocoHandlers();
+  envfleet::InstallMujocoHandlers();
   static envfleet::EnvTypeMap types = envfleet::MujocoTypes();
   envfleet::bind::BindEnvModule<envfleet::MujocoModule>(m, types);
 }

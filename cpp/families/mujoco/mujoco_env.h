@@ -35,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/mujoco/handlers.h"
 #include "common/numpy/math.h"
 #include "core/env.h"
 #include "core/spec.h"
@@ -42,22 +43,6 @@
 
 namespace envfleet {
 namespace mujoco {
-
-// ---- MuJoCo's error and warning handlers ----------------------------------------------------
-
-[[noreturn]] inline void ThrowMujocoError(const char* message) {
-  throw std::runtime_error(std::string("MuJoCo error: ") + message);
-}
-
-inline void IgnoreMujocoWarning(const char*) {}
-
-// Idempotent. libmujoco 4.0.0 routes errors and warnings to its default log handler, which
-// calls these legacy hooks when set (the Python bindings use thread-local handlers of their
-// own only during their calls, so they do not interfere).
-inline void InstallMujocoHandlers() {
-  mju_user_error = ThrowMujocoError;
-  mju_user_warning = IgnoreMujocoWarning;
-}
 
 // ---- Models -------------------------------------------------------------------------------
 
