@@ -25,23 +25,12 @@ from conftest import assert_isolated_ok  # noqa: E402
 
 import envfleet  # noqa: E402
 from envfleet import _mujoco  # noqa: E402, F401  (the engine: no skip when it is missing)
+from envfleet.families.mujoco import ROBOTS, VERSIONS  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*is out of date")
 
-NAMES = [
-    "Ant",
-    "HalfCheetah",
-    "Hopper",
-    "Walker2d",
-    "Humanoid",
-    "HumanoidStandup",
-    "InvertedPendulum",
-    "InvertedDoublePendulum",
-    "Reacher",
-    "Pusher",
-    "Swimmer",
-]
-TASK_IDS = [f"{name}-v{v}" for name in NAMES for v in (4, 5)]
+# Every MuJoCo id, as the family registers them (test_mujoco.py pins that list).
+TASK_IDS = [f"{robot}-v{version}" for robot in ROBOTS for version in VERSIONS]
 
 # Not square, so that a swapped width and height cannot pass.
 WIDTH, HEIGHT = 72, 56
