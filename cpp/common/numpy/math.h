@@ -14,9 +14,10 @@
 //   NpSum            np.sum of a float32 / float64 array: pairwise summation in NumPy's order.
 //   NpSumOfSquares   np.sum(np.square(a)).
 //   NpClip           np.clip on float64 (NaN stays NaN).
-//   NpNorm           np.linalg.norm of a short float64 vector (BLAS ddot, left to right).
-// Each product and sum is rounded on its own, as in NumPy: envfleet compiles with
-// -ffp-contract=off (CMakeLists.txt), so no multiply-add is fused.
+//   NpDotSelf/NpNorm v.dot(v) and np.linalg.norm of a short float64 vector (BLAS ddot, left to
+//                    right, fused on CPUs where OpenBLAS's AVX-512 kernel runs).
+// Elsewhere each product and sum is rounded on its own, as in NumPy: envfleet compiles with
+// -ffp-contract=off (CMakeLists.txt), so no multiply-add is fused unless std::fma says so.
 #ifndef ENVFLEET_COMMON_NUMPY_MATH_H_
 #define ENVFLEET_COMMON_NUMPY_MATH_H_
 
@@ -106,15 +107,18 @@ inline double NpClip(double x, double low, double high) {
   return high < lower ? high : lower;
 }
 
-// np.linalg.norm(v) / norm(v, ord=2) of a short float64 vector: sqrt(v.dot(v)), and BLAS's
-// ddot (OpenBLAS) sums short vectors left to right with separate multiplies and adds.
-inline double NpNorm(const double* v, int n) {
-  double dot = 0.0;
-  for (int i = 0; i < n; ++i) dot += v[i] * v[i];
-  return std::sqrt(dot);
-}
-
 namespace internal {
+
+// Whether OpenBLAS's ddot runs its AVX-512 kernel here (see NpDotSelf): the CPU has AVX-512F
+// (OpenBLAS's DYNAMIC_ARCH then picks a SkylakeX-class core) and the OS saves its registers.
+inline bool HasOpenBlasFusedDdot() {
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma");
+  return has;
+#else
+  return false;
+#endif
+}
 
 // NumPy dispatches its float32 sin/cos kernel only where the CPU has FMA3 (the AVX2+FMA3 and
 // AVX512 targets); the kernel's multiply-adds are fused there, which std::fma reproduces.
@@ -168,6 +172,22 @@ inline float SinCosF32(float x, bool cosine) {
 }
 
 }  // namespace internal
+
+// v.dot(v) / np.dot(v, v) of a short float64 vector (n < 16): BLAS's ddot. OpenBLAS (NumPy's
+// wheels, DYNAMIC_ARCH) sums a vector shorter than its 16-value block left to right; its
+// kernel for AVX-512 CPUs (SkylakeX, used on Intel and AMD Zen 4 CPUs with AVX-512) fuses each
+// multiply-add, the Haswell-class kernel for other x86-64 CPUs does not (measured against
+// NumPy 2.4 / OpenBLAS 0.3.31 on both kinds of CPU). Longer vectors go through the block
+// kernel, whose order is not reproduced here: the tasks' vectors are short.
+inline double NpDotSelf(const double* v, int n) {
+  static const bool fused = internal::HasOpenBlasFusedDdot();
+  double dot = 0.0;
+  for (int i = 0; i < n; ++i) dot = fused ? std::fma(v[i], v[i], dot) : dot + v[i] * v[i];
+  return dot;
+}
+
+// np.linalg.norm(v) / norm(v, ord=2) of a short float64 vector: sqrt(v.dot(v)).
+inline double NpNorm(const double* v, int n) { return std::sqrt(NpDotSelf(v, n)); }
 
 // np.sin on a float32 scalar or array element.
 inline float NpSinF(float x) {

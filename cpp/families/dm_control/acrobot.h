@@ -10,15 +10,17 @@ namespace dm_control {
 
 class AcrobotEnv : public DmControlEnv {
  public:
+  // The control timestep in seconds (0: one physics step per control step).
+  static constexpr double kControlTimestep = 0;
   static Config DefaultConfig() { return DomainDefaults("swingup"); }
   static EnvSpec Spec(const Config& config) {
     Task(config);
     const auto model = LoadSuiteModel(config, "acrobot.xml");
-    return TaskSpec(model.get(), {{"orientations", 4}, {"velocity", model->nv}});
+    return TaskSpec(model.get(), {{"orientations", 4}, {"velocity", model->nv}}, kControlTimestep);
   }
 
   AcrobotEnv(const Config& config, uint64_t seed)
-      : DmControlEnv(config, seed, "acrobot.xml", /*control_timestep=*/0),
+      : DmControlEnv(config, seed, "acrobot.xml", kControlTimestep),
         sparse_(Task(config) == 1),
         upper_arm_(Id(mjOBJ_BODY, "upper_arm")),
         lower_arm_(Id(mjOBJ_BODY, "lower_arm")),

@@ -12,15 +12,18 @@ namespace dm_control {
 
 class BallInCupEnv : public DmControlEnv {
  public:
+  // The control timestep in seconds (0: one physics step per control step).
+  static constexpr double kControlTimestep = .02;
   static Config DefaultConfig() { return DomainDefaults("catch"); }
   static EnvSpec Spec(const Config& config) {
     TaskIndex(config, "ball_in_cup", {"catch"});
     const auto model = LoadSuiteModel(config, "ball_in_cup.xml");
-    return TaskSpec(model.get(), {{"position", model->nq}, {"velocity", model->nv}});
+    return TaskSpec(model.get(), {{"position", model->nq}, {"velocity", model->nv}},
+                    kControlTimestep);
   }
 
   BallInCupEnv(const Config& config, uint64_t seed)
-      : DmControlEnv(config, seed, "ball_in_cup.xml", /*control_timestep=*/.02),
+      : DmControlEnv(config, seed, "ball_in_cup.xml", kControlTimestep),
         ball_x_(Qpos("ball_x")),
         ball_z_(Qpos("ball_z")),
         target_(Id(mjOBJ_SITE, "target")),

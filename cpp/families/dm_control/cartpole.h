@@ -16,14 +16,17 @@ namespace dm_control {
 
 class CartpoleEnv : public DmControlEnv {
  public:
+  // The control timestep in seconds (0: one physics step per control step).
+  static constexpr double kControlTimestep = 0;
   static Config DefaultConfig() { return DomainDefaults("balance"); }
   static EnvSpec Spec(const Config& config) {
     const int poles = NumPoles(Task(config));
-    return TaskSpec(Model(config).get(), {{"position", 1 + 2 * poles}, {"velocity", 1 + poles}});
+    return TaskSpec(Model(config).get(), {{"position", 1 + 2 * poles}, {"velocity", 1 + poles}},
+                    kControlTimestep);
   }
 
   CartpoleEnv(const Config& config, uint64_t seed)
-      : DmControlEnv(seed, Model(config), /*control_timestep=*/0) {
+      : DmControlEnv(seed, Model(config), kControlTimestep) {
     const int task = Task(config);
     swing_up_ = task >= 2;
     sparse_ = task == 1 || task == 3;

@@ -14,15 +14,18 @@ namespace dm_control {
 
 class CheetahEnv : public DmControlEnv {
  public:
+  // The control timestep in seconds (0: one physics step per control step).
+  static constexpr double kControlTimestep = 0;
   static Config DefaultConfig() { return DomainDefaults("run"); }
   static EnvSpec Spec(const Config& config) {
     TaskIndex(config, "cheetah", {"run"});
     const auto model = LoadSuiteModel(config, "cheetah.xml");
-    return TaskSpec(model.get(), {{"position", model->nq - 1}, {"velocity", model->nv}});
+    return TaskSpec(model.get(), {{"position", model->nq - 1}, {"velocity", model->nv}},
+                    kControlTimestep);
   }
 
   CheetahEnv(const Config& config, uint64_t seed)
-      : DmControlEnv(config, seed, "cheetah.xml", /*control_timestep=*/0),
+      : DmControlEnv(config, seed, "cheetah.xml", kControlTimestep),
         speed_(Sensor("torso_subtreelinvel")) {
     TaskIndex(config, "cheetah", {"run"});
     // Cheetah.initialize_episode asserts it: joint j is qpos[j].

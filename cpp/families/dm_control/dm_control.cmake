@@ -18,6 +18,8 @@ endif()
 envfleet_add_module(_dm_control cpp/families/dm_control/module.cc)
 install(TARGETS _dm_control LIBRARY DESTINATION envfleet)
 target_link_libraries(_dm_control PRIVATE envfleet_mujoco)
+# dlopen/dlsym: rendering loads libEGL or libOSMesa at run time (cpp/common/mujoco/gl_context.h).
+target_link_libraries(_dm_control PRIVATE ${CMAKE_DL_LIBS})
 
 # As for _mujoco: the installed module finds libmujoco in site-packages/mujoco/ through this
 # relative RPATH only; the build-tree copy also gets the folder mujoco.cmake found.

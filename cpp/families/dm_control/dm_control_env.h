@@ -37,6 +37,7 @@
 
 #include <mujoco/mujoco.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
@@ -50,6 +51,8 @@
 #include <vector>
 
 #include "common/mujoco/handlers.h"
+#include "common/mujoco/pixels.h"
+#include "common/mujoco/render.h"
 #include "common/numpy/math.h"
 #include "common/numpy/random_state.h"
 #include "core/env.h"
@@ -205,10 +208,25 @@ struct ObsKey {
   int64_t size;
 };
 
-// A task's spec: its observation entries as a dict, in dm_control's OrderedDict order, and its
+// What the tasks render: Physics.render's default 320x240 frames, any size on request, from the
+// free camera (-1) or one of the model's cameras; at the control rate, one frame per step
+// (round(1 / control timestep), half to even).
+inline RenderSpec TaskRenderSpec(const mjModel* m, double control_timestep) {
+  RenderSpec render;
+  render.width = 320;
+  render.height = 240;
+  render.resizable = true;
+  const double dt = control_timestep > 0 ? control_timestep : m->opt.timestep;
+  render.fps = std::nearbyint(1.0 / dt);
+  render.num_cameras = m->ncam;
+  return render;
+}
+
+// A task's spec: its observation entries as a dict, in dm_control's OrderedDict order; its
 // action: float64, one value per actuator, bounded by the ctrlrange where ctrllimited
-// (mujoco.action_spec), else unbounded.
-inline EnvSpec TaskSpec(const mjModel* m, const std::vector<ObsKey>& obs) {
+// (mujoco.action_spec), else unbounded; and what it renders (control_timestep as the env's
+// constructor takes it). from_pixels replaces the entries (module.cc, pixels.h).
+inline EnvSpec TaskSpec(const mjModel* m, const std::vector<ObsKey>& obs, double control_timestep) {
   EnvSpec spec;
   for (const ObsKey& key : obs) {
     std::vector<int64_t> shape;
@@ -223,13 +241,26 @@ inline EnvSpec TaskSpec(const mjModel* m, const std::vector<ObsKey>& obs) {
     high.push_back(limited ? m->actuator_ctrlrange[2 * i + 1] : INFINITY);
   }
   spec.action = Box("action", DType::kFloat64, {m->nu}, low, high);
+  spec.render = TaskRenderSpec(m, control_timestep);
   return spec;
 }
 
-// Options every task takes: assets_dir (set by the registration) and task_name (the suite
-// task of the domain).
+// Options every task takes: assets_dir (set by the registration), task_name (the suite task of
+// the domain) and the pixel options (from_pixels, frame_stack, render_width, render_height,
+// render_camera_id; pixels.h).
 inline Config DomainDefaults(const std::string& task_name) {
-  return {{"assets_dir", std::string()}, {"task_name", task_name}};
+  Config config{{"assets_dir", std::string()}, {"task_name", task_name}};
+  mujoco::AddPixelDefaults(config);
+  return config;
+}
+
+// The geom budget of dm_control's scenes: MjvScene(model) takes max(1000,
+// _estimate_max_renderable_geoms(model)) (dm_control/mujoco/wrapper/core.py).
+inline int SceneMaxGeom(const mjModel* m) {
+  const int frames = std::max({m->nbody, m->ngeom, m->nsite, m->ncam, m->nlight});
+  const int estimate = 3 * frames + 4 * m->ngeom + 3 * m->nbody + m->nsite + m->ntendon + m->njnt +
+                       m->nu + m->nskin + m->ncam + m->nlight;
+  return std::max(1000, estimate);
 }
 
 // ---- The base env ---------------------------------------------------------------------------
@@ -240,15 +271,15 @@ class DmControlEnv : public Env {
     if (data_ != nullptr) mj_deleteData(data_);
   }
 
-  // Environment.reset() (see the top comment).
-  void Reset() final {
+  // Environment.reset() (see the top comment). (Not final: PixelEnv renders after it.)
+  void Reset() override {
     PhysicsReset();
     InitializeEpisode();
     AfterReset();
   }
 
   // Environment.step(action), less the bookkeeping the pool does.
-  void Step(const void* action) final {
+  void Step(const void* action) override {
     const double* a = static_cast<const double*>(action);
     for (int i = 0; i < model_->nu; ++i) data_->ctrl[i] = a[i];
     PhysicsStep(n_sub_steps_);
@@ -259,6 +290,43 @@ class DmControlEnv : public Env {
   void Seed(uint64_t seed) override {
     Env::Seed(seed);
     random_.Seed(CheckedSeed(seed));
+  }
+
+  int NumCameras() const { return model_->ncam; }
+
+  // The info entries written after the observation: none (dm_control's TimeStep has none).
+  void WriteInfo(const OutputSlot&) const {}
+
+  // physics.render(height, width, camera_id) (engine.py: Camera): a fresh camera per call, the
+  // free one set by mjv_defaultFreeCamera for -1, else the model's camera (mjCAMERA_FIXED);
+  // dm_control's scene budget and visual options (no rangefinder rays); the env's own model (its
+  // edited colours, sizes, lights) over the shared one's meshes and textures. Reads the state only.
+  void Render(int camera_id, int width, int height, uint8_t* rgb) override {
+    if (camera_id < -1 || camera_id >= model_->ncam) {
+      throw std::out_of_range("camera_id " + std::to_string(camera_id) +
+                              " is out of range: this model has " + std::to_string(model_->ncam) +
+                              " cameras (valid ids -1 .. " + std::to_string(model_->ncam - 1) +
+                              ")");
+    }
+    if (width < 1 || height < 1) {
+      throw std::invalid_argument("render width and height must be positive, got " +
+                                  std::to_string(width) + "x" + std::to_string(height));
+    }
+    mjvCamera camera;
+    mjv_defaultCamera(&camera);
+    camera.fixedcamid = camera_id;
+    if (camera_id == -1) {
+      camera.type = mjCAMERA_FREE;
+      mjv_defaultFreeCamera(model_.get(), &camera);
+    } else {
+      camera.type = mjCAMERA_FIXED;
+    }
+    mujoco::ThreadRenderer::Options options;
+    options.max_geom = SceneMaxGeom(model_.get());
+    options.rangefinders = false;  // dm_control's MjvOption()
+    options.upload_hfields = owns_hfield_data_;
+    mujoco::ThreadRenderer::OfThisThread().Draw(shared_model_, model_.get(), data_, &camera,
+                                                options, width, height, rgb);
   }
 
  protected:
@@ -286,6 +354,7 @@ class DmControlEnv : public Env {
     data_ = data;
     owned_mjtnum_.clear();
     owned_float_.clear();
+    owns_hfield_data_ = false;
     n_sub_steps_ =
         control_timestep_ > 0 ? ComputeNSteps(control_timestep_, model_->opt.timestep) : 1;
   }
@@ -303,6 +372,10 @@ class DmControlEnv : public Env {
         return owned_float_;
       }
     }();
+    if constexpr (std::is_same_v<T, float>) {
+      // A terrain of the env's own: the renderer uploads it (render.h).
+      if (field == &mjModel::hfield_data) owns_hfield_data_ = true;
+    }
     const T* shared = model_.get()->*field;
     owned.emplace_back(shared, shared + count);
     model_.get()->*field = owned.back().data();
@@ -500,6 +573,7 @@ class DmControlEnv : public Env {
   std::unique_ptr<mjModel> model_;
   std::vector<std::vector<mjtNum>> owned_mjtnum_;  // the arrays OwnModelField copied
   std::vector<std::vector<float>> owned_float_;
+  bool owns_hfield_data_ = false;
   mjData* data_ = nullptr;
   int n_sub_steps_ = 1;
   int warnings_before_[mjNWARNING] = {};

@@ -20,6 +20,8 @@ namespace dm_control {
 
 class DogEnv : public DmControlEnv {
  public:
+  // The control timestep in seconds (0: one physics step per control step).
+  static constexpr double kControlTimestep = .015;
   static Config DefaultConfig() { return DomainDefaults("run"); }
   static EnvSpec Spec(const Config& config) {
     const auto model = Model(config);
@@ -30,11 +32,11 @@ class DogEnv : public DmControlEnv {
         {"z_projection", 9},      {"torso_com_velocity", 3},   {"inertial_sensors", 9},
         {"foot_forces", 12},      {"touch_sensors", 4},        {"actuator_state", model->na}};
     if (Task(config) == kFetch) obs.insert(obs.end(), {{"ball_state", 6}, {"target_position", 3}});
-    return TaskSpec(model.get(), obs);
+    return TaskSpec(model.get(), obs, kControlTimestep);
   }
 
   DogEnv(const Config& config, uint64_t seed)
-      : DmControlEnv(seed, Model(config), /*control_timestep=*/.015),
+      : DmControlEnv(seed, Model(config), kControlTimestep),
         task_(Task(config)),
         move_speed_(kSpeeds[task_]),
         torso_(Id(mjOBJ_BODY, "torso")),

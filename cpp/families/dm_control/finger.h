@@ -15,15 +15,17 @@ namespace dm_control {
 
 class FingerEnv : public DmControlEnv {
  public:
+  // The control timestep in seconds (0: one physics step per control step).
+  static constexpr double kControlTimestep = .02;
   static Config DefaultConfig() { return DomainDefaults("spin"); }
   static EnvSpec Spec(const Config& config) {
     std::vector<ObsKey> obs = {{"position", 4}, {"velocity", 3}, {"touch", 2}};
     if (Task(config) != 0) obs.insert(obs.end(), {{"target_position", 2}, {"dist_to_target", -1}});
-    return TaskSpec(LoadSuiteModel(config, "finger.xml").get(), obs);
+    return TaskSpec(LoadSuiteModel(config, "finger.xml").get(), obs, kControlTimestep);
   }
 
   FingerEnv(const Config& config, uint64_t seed)
-      : DmControlEnv(config, seed, "finger.xml", /*control_timestep=*/.02),
+      : DmControlEnv(config, seed, "finger.xml", kControlTimestep),
         task_(Task(config)),
         target_site_(Id(mjOBJ_SITE, "target")),
         tip_site_(Id(mjOBJ_SITE, "tip")),

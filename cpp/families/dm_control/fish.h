@@ -14,17 +14,19 @@ namespace dm_control {
 
 class FishEnv : public DmControlEnv {
  public:
+  // The control timestep in seconds (0: one physics step per control step).
+  static constexpr double kControlTimestep = .04;
   static Config DefaultConfig() { return DomainDefaults("swim"); }
   static EnvSpec Spec(const Config& config) {
     const auto model = LoadSuiteModel(config, "fish.xml");
     std::vector<ObsKey> obs = {{"joint_angles", kNumJoints}, {"upright", -1}};
     if (Task(config) == 1) obs.push_back({"target", 3});
     obs.push_back({"velocity", model->nv});
-    return TaskSpec(model.get(), obs);
+    return TaskSpec(model.get(), obs, kControlTimestep);
   }
 
   FishEnv(const Config& config, uint64_t seed)
-      : DmControlEnv(config, seed, "fish.xml", /*control_timestep=*/.04),
+      : DmControlEnv(config, seed, "fish.xml", kControlTimestep),
         swim_(Task(config) == 1),
         torso_(Id(mjOBJ_BODY, "torso")),
         root_(Qpos("root")),

@@ -13,16 +13,19 @@ namespace dm_control {
 
 class HopperEnv : public DmControlEnv {
  public:
+  // The control timestep in seconds (0: one physics step per control step).
+  static constexpr double kControlTimestep = .02;
   static Config DefaultConfig() { return DomainDefaults("hop"); }
   static EnvSpec Spec(const Config& config) {
     Task(config);
     const auto model = LoadSuiteModel(config, "hopper.xml");
     return TaskSpec(model.get(),
-                    {{"position", model->nq - 1}, {"velocity", model->nv}, {"touch", 2}});
+                    {{"position", model->nq - 1}, {"velocity", model->nv}, {"touch", 2}},
+                    kControlTimestep);
   }
 
   HopperEnv(const Config& config, uint64_t seed)
-      : DmControlEnv(config, seed, "hopper.xml", /*control_timestep=*/.02),
+      : DmControlEnv(config, seed, "hopper.xml", kControlTimestep),
         hopping_(Task(config) == 1),
         torso_(Id(mjOBJ_BODY, "torso")),
         foot_(Id(mjOBJ_BODY, "foot")),

@@ -20,22 +20,27 @@ namespace dm_control {
 template <bool kCmu>
 class HumanoidEnvT : public DmControlEnv {
  public:
+  // The control timestep in seconds (0: one physics step per control step).
+  static constexpr double kControlTimestep = kCmu ? .02 : .025;
   static Config DefaultConfig() { return DomainDefaults(kCmu ? "stand" : "walk"); }
   static EnvSpec Spec(const Config& config) {
     const auto model = LoadSuiteModel(config, kXml);
     if (Task(config) == 3) {
-      return TaskSpec(model.get(), {{"position", model->nq}, {"velocity", model->nv}});
+      return TaskSpec(model.get(), {{"position", model->nq}, {"velocity", model->nv}},
+                      kControlTimestep);
     }
-    return TaskSpec(model.get(), {{"joint_angles", model->nq - 7},
-                                  {"head_height", -1},
-                                  {"extremities", 12},
-                                  {"torso_vertical", 3},
-                                  {"com_velocity", 3},
-                                  {"velocity", model->nv}});
+    return TaskSpec(model.get(),
+                    {{"joint_angles", model->nq - 7},
+                     {"head_height", -1},
+                     {"extremities", 12},
+                     {"torso_vertical", 3},
+                     {"com_velocity", 3},
+                     {"velocity", model->nv}},
+                    kControlTimestep);
   }
 
   HumanoidEnvT(const Config& config, uint64_t seed)
-      : DmControlEnv(config, seed, kXml, /*control_timestep=*/kCmu ? .02 : .025),
+      : DmControlEnv(config, seed, kXml, kControlTimestep),
         // stand, walk (_WALK_SPEED), run and run_pure_state (_RUN_SPEED)
         move_speed_(kMoveSpeeds[Task(config)]),
         pure_state_(Task(config) == 3),

@@ -21,11 +21,14 @@ namespace dm_control {
 
 class LqrEnv : public DmControlEnv {
  public:
+  // The control timestep in seconds (0: one physics step per control step).
+  static constexpr double kControlTimestep = 0;
   static Config DefaultConfig() { return DomainDefaults("lqr_2_1"); }
   static EnvSpec Spec(const Config& config) {
     NumpyRandomState random(0);
     const auto model = Build(config, &random);
-    return TaskSpec(model.get(), {{"position", model->nq}, {"velocity", model->nv}});
+    return TaskSpec(model.get(), {{"position", model->nq}, {"velocity", model->nv}},
+                    kControlTimestep);
   }
 
   LqrEnv(const Config& config, uint64_t seed) : LqrEnv(config, seed, Built(config, seed)) {}
@@ -83,7 +86,7 @@ class LqrEnv : public DmControlEnv {
   };
 
   LqrEnv(const Config& config, uint64_t seed, const Built& built)
-      : DmControlEnv(seed, built.model, /*control_timestep=*/0), config_(config) {
+      : DmControlEnv(seed, built.model, kControlTimestep), config_(config) {
     random() = built.random;
   }
 
@@ -131,11 +134,7 @@ class LqrEnv : public DmControlEnv {
   }
 
   // np.dot(v, v) of a short vector: BLAS ddot, left to right.
-  static double Dot(const double* v, int n) {
-    double dot = 0.0;
-    for (int i = 0; i < n; ++i) dot += v[i] * v[i];
-    return dot;
-  }
+  static double Dot(const double* v, int n) { return numpy_math::NpDotSelf(v, n); }
 
   Config config_;
 };

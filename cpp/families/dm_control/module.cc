@@ -4,7 +4,11 @@
 // src/envfleet/families/dm_control.py.
 #include <nanobind/nanobind.h>
 
+#include <memory>
+#include <utility>
+
 #include "bind/env_module.h"
+#include "common/mujoco/pixels.h"
 #include "core/registry.h"
 #include "families/dm_control/acrobot.h"
 #include "families/dm_control/ball_in_cup.h"
@@ -29,28 +33,46 @@
 namespace envfleet {
 namespace {
 
+// A domain's env type; from_pixels=True wraps its tasks in PixelEnv (pixels.h), whose one
+// observation "pixels" replaces the task's entries.
+template <typename E>
+EnvType MakeDmControlType() {
+  return {E::DefaultConfig(),
+          [](const Config& config) {
+            EnvSpec spec = E::Spec(config);
+            if (config.Get<bool>("from_pixels")) spec = mujoco::PixelSpec(std::move(spec), config);
+            return spec;
+          },
+          [](const Config& config, uint64_t seed) -> std::unique_ptr<Env> {
+            if (config.Get<bool>("from_pixels")) {
+              return std::make_unique<mujoco::PixelEnv<E>>(config, seed);
+            }
+            return std::make_unique<E>(config, seed);
+          }};
+}
+
 EnvTypeMap DmControlTypes() {
   using namespace dm_control;
   EnvTypeMap types;
-  types["Acrobot"] = MakeEnvType<AcrobotEnv>();
-  types["BallInCup"] = MakeEnvType<BallInCupEnv>();
-  types["Cartpole"] = MakeEnvType<CartpoleEnv>();
-  types["Cheetah"] = MakeEnvType<CheetahEnv>();
-  types["Dog"] = MakeEnvType<DogEnv>();
-  types["Finger"] = MakeEnvType<FingerEnv>();
-  types["Fish"] = MakeEnvType<FishEnv>();
-  types["Hopper"] = MakeEnvType<HopperEnv>();
-  types["Humanoid"] = MakeEnvType<HumanoidEnv>();
-  types["HumanoidCMU"] = MakeEnvType<HumanoidCmuEnv>();
-  types["Lqr"] = MakeEnvType<LqrEnv>();
-  types["Manipulator"] = MakeEnvType<ManipulatorEnv>();
-  types["Pendulum"] = MakeEnvType<PendulumEnv>();
-  types["PointMass"] = MakeEnvType<PointMassEnv>();
-  types["Quadruped"] = MakeEnvType<QuadrupedEnv>();
-  types["Reacher"] = MakeEnvType<ReacherEnv>();
-  types["Stacker"] = MakeEnvType<StackerEnv>();
-  types["Swimmer"] = MakeEnvType<SwimmerEnv>();
-  types["Walker"] = MakeEnvType<WalkerEnv>();
+  types["Acrobot"] = MakeDmControlType<AcrobotEnv>();
+  types["BallInCup"] = MakeDmControlType<BallInCupEnv>();
+  types["Cartpole"] = MakeDmControlType<CartpoleEnv>();
+  types["Cheetah"] = MakeDmControlType<CheetahEnv>();
+  types["Dog"] = MakeDmControlType<DogEnv>();
+  types["Finger"] = MakeDmControlType<FingerEnv>();
+  types["Fish"] = MakeDmControlType<FishEnv>();
+  types["Hopper"] = MakeDmControlType<HopperEnv>();
+  types["Humanoid"] = MakeDmControlType<HumanoidEnv>();
+  types["HumanoidCMU"] = MakeDmControlType<HumanoidCmuEnv>();
+  types["Lqr"] = MakeDmControlType<LqrEnv>();
+  types["Manipulator"] = MakeDmControlType<ManipulatorEnv>();
+  types["Pendulum"] = MakeDmControlType<PendulumEnv>();
+  types["PointMass"] = MakeDmControlType<PointMassEnv>();
+  types["Quadruped"] = MakeDmControlType<QuadrupedEnv>();
+  types["Reacher"] = MakeDmControlType<ReacherEnv>();
+  types["Stacker"] = MakeDmControlType<StackerEnv>();
+  types["Swimmer"] = MakeDmControlType<SwimmerEnv>();
+  types["Walker"] = MakeDmControlType<WalkerEnv>();
   return types;
 }
 

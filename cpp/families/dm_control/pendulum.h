@@ -11,15 +11,17 @@ namespace dm_control {
 
 class PendulumEnv : public DmControlEnv {
  public:
+  // The control timestep in seconds (0: one physics step per control step).
+  static constexpr double kControlTimestep = 0;
   static Config DefaultConfig() { return DomainDefaults("swingup"); }
   static EnvSpec Spec(const Config& config) {
     TaskIndex(config, "pendulum", {"swingup"});
     return TaskSpec(LoadSuiteModel(config, "pendulum.xml").get(),
-                    {{"orientation", 2}, {"velocity", 1}});
+                    {{"orientation", 2}, {"velocity", 1}}, kControlTimestep);
   }
 
   PendulumEnv(const Config& config, uint64_t seed)
-      : DmControlEnv(config, seed, "pendulum.xml", /*control_timestep=*/0),
+      : DmControlEnv(config, seed, "pendulum.xml", kControlTimestep),
         pole_(Id(mjOBJ_BODY, "pole")),
         hinge_qpos_(Qpos("hinge")),
         hinge_dof_(Dof("hinge")) {

@@ -17,6 +17,8 @@ namespace dm_control {
 
 class PlanarArmEnv : public DmControlEnv {
  protected:
+  // The control timestep in seconds (0: one physics step per control step).
+  static constexpr double kControlTimestep = .01;
   static constexpr int kNumArmJoints = 8;  // _ARM_JOINTS
   static constexpr int kNumTouch = 5;      // _TOUCH_SENSORS (all of stacker's sensors)
 
@@ -26,13 +28,13 @@ class PlanarArmEnv : public DmControlEnv {
     std::vector<ObsKey> obs = {
         {"arm_pos", 2 * kNumArmJoints}, {"arm_vel", kNumArmJoints}, {"touch", kNumTouch}};
     obs.insert(obs.end(), rest.begin(), rest.end());
-    EnvSpec spec = TaskSpec(model, obs);
+    EnvSpec spec = TaskSpec(model, obs, kControlTimestep);
     spec.obs[0].shape = {kNumArmJoints, 2};
     return spec;
   }
 
   PlanarArmEnv(uint64_t seed, const std::shared_ptr<const mjModel>& model)
-      : DmControlEnv(seed, model, /*control_timestep=*/.01),
+      : DmControlEnv(seed, model, kControlTimestep),
         finger_(Qpos("finger")),
         thumb_(Qpos("thumb")),
         grasp_(Id(mjOBJ_SITE, "grasp")) {

@@ -13,15 +13,18 @@ namespace dm_control {
 
 class PointMassEnv : public DmControlEnv {
  public:
+  // The control timestep in seconds (0: one physics step per control step).
+  static constexpr double kControlTimestep = 0;
   static Config DefaultConfig() { return DomainDefaults("easy"); }
   static EnvSpec Spec(const Config& config) {
     Task(config);
     const auto model = LoadSuiteModel(config, "point_mass.xml");
-    return TaskSpec(model.get(), {{"position", model->nq}, {"velocity", model->nv}});
+    return TaskSpec(model.get(), {{"position", model->nq}, {"velocity", model->nv}},
+                    kControlTimestep);
   }
 
   PointMassEnv(const Config& config, uint64_t seed)
-      : DmControlEnv(config, seed, "point_mass.xml", /*control_timestep=*/0),
+      : DmControlEnv(config, seed, "point_mass.xml", kControlTimestep),
         randomize_gains_(Task(config) == 1),
         target_(Id(mjOBJ_GEOM, "target")),
         pointmass_(Id(mjOBJ_GEOM, "pointmass")) {

@@ -24,6 +24,8 @@ namespace dm_control {
 
 class QuadrupedEnv : public DmControlEnv {
  public:
+  // The control timestep in seconds (0: one physics step per control step).
+  static constexpr double kControlTimestep = .02;
   static Config DefaultConfig() { return DomainDefaults("walk"); }
   static EnvSpec Spec(const Config& config) {
     const auto model = Model(config);
@@ -38,11 +40,11 @@ class QuadrupedEnv : public DmControlEnv {
     } else if (Task(config) == kEscape) {
       obs.insert(obs.end(), {{"origin", 3}, {"rangefinder", layout.rangefinder}});
     }
-    return TaskSpec(model.get(), obs);
+    return TaskSpec(model.get(), obs, kControlTimestep);
   }
 
   QuadrupedEnv(const Config& config, uint64_t seed)
-      : DmControlEnv(seed, Model(config), /*control_timestep=*/.02),
+      : DmControlEnv(seed, Model(config), kControlTimestep),
         task_(Task(config)),
         torso_(Id(mjOBJ_BODY, "torso")),
         root_qpos_(Qpos("root")),

@@ -12,16 +12,19 @@ namespace dm_control {
 
 class ReacherEnv : public DmControlEnv {
  public:
+  // The control timestep in seconds (0: one physics step per control step).
+  static constexpr double kControlTimestep = 0;
   static Config DefaultConfig() { return DomainDefaults("easy"); }
   static EnvSpec Spec(const Config& config) {
     Task(config);
     const auto model = LoadSuiteModel(config, "reacher.xml");
     return TaskSpec(model.get(),
-                    {{"position", model->nq}, {"to_target", 2}, {"velocity", model->nv}});
+                    {{"position", model->nq}, {"to_target", 2}, {"velocity", model->nv}},
+                    kControlTimestep);
   }
 
   ReacherEnv(const Config& config, uint64_t seed)
-      : DmControlEnv(config, seed, "reacher.xml", /*control_timestep=*/0),
+      : DmControlEnv(config, seed, "reacher.xml", kControlTimestep),
         // _BIG_TARGET, _SMALL_TARGET
         target_size_(Task(config) == 0 ? .05 : .015),
         target_(Id(mjOBJ_GEOM, "target")),

@@ -15,16 +15,19 @@ namespace dm_control {
 
 class SwimmerEnv : public DmControlEnv {
  public:
+  // The control timestep in seconds (0: one physics step per control step).
+  static constexpr double kControlTimestep = .03;
   static Config DefaultConfig() { return DomainDefaults("swimmer6"); }
   static EnvSpec Spec(const Config& config) {
     const int n = NumBodies(config);
     const auto model = Model(config);
     return TaskSpec(model.get(),
-                    {{"joints", model->nq - 3}, {"to_target", 2}, {"body_velocities", 3 * n}});
+                    {{"joints", model->nq - 3}, {"to_target", 2}, {"body_velocities", 3 * n}},
+                    kControlTimestep);
   }
 
   SwimmerEnv(const Config& config, uint64_t seed)
-      : DmControlEnv(seed, Model(config), /*control_timestep=*/.03),
+      : DmControlEnv(seed, Model(config), kControlTimestep),
         num_bodies_(NumBodies(config)),
         target_(Id(mjOBJ_GEOM, "target")),
         nose_(Id(mjOBJ_GEOM, "nose")),

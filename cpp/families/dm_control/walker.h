@@ -12,17 +12,20 @@ namespace dm_control {
 
 class WalkerEnv : public DmControlEnv {
  public:
+  // The control timestep in seconds (0: one physics step per control step).
+  static constexpr double kControlTimestep = .025;
   static Config DefaultConfig() { return DomainDefaults("walk"); }
   static EnvSpec Spec(const Config& config) {
     Task(config);
     const auto model = LoadSuiteModel(config, "walker.xml");
     return TaskSpec(
         model.get(),
-        {{"orientations", 2 * (model->nbody - 1)}, {"height", -1}, {"velocity", model->nv}});
+        {{"orientations", 2 * (model->nbody - 1)}, {"height", -1}, {"velocity", model->nv}},
+        kControlTimestep);
   }
 
   WalkerEnv(const Config& config, uint64_t seed)
-      : DmControlEnv(config, seed, "walker.xml", /*control_timestep=*/.025),
+      : DmControlEnv(config, seed, "walker.xml", kControlTimestep),
         // _WALK_SPEED, _RUN_SPEED; stand: 0
         move_speed_(kMoveSpeeds[Task(config)]),
         torso_(Id(mjOBJ_BODY, "torso")),

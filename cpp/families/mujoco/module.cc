@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "bind/env_module.h"
+#include "common/mujoco/pixels.h"
 #include "core/registry.h"
 #include "families/mujoco/ant.h"
 #include "families/mujoco/half_cheetah_swimmer.h"
@@ -15,7 +16,6 @@
 #include "families/mujoco/humanoid.h"
 #include "families/mujoco/inverted_pendulum.h"
 #include "families/mujoco/mujoco_env.h"
-#include "families/mujoco/pixels.h"
 #include "families/mujoco/reacher_pusher.h"
 
 namespace envfleet {

@@ -41,7 +41,7 @@ set_target_properties(envfleet_mujoco PROPERTIES
 envfleet_add_module(_mujoco cpp/families/mujoco/module.cc)
 install(TARGETS _mujoco LIBRARY DESTINATION envfleet)
 target_link_libraries(_mujoco PRIVATE envfleet_mujoco)
-# dlopen/dlsym: rendering loads libEGL or libOSMesa at run time (gl_context.h), so neither is
+# dlopen/dlsym: rendering loads libEGL or libOSMesa at run time (cpp/common/mujoco/gl_context.h), so neither is
 # linked and the module builds and imports without them. (In libc itself since glibc 2.34.)
 target_link_libraries(_mujoco PRIVATE ${CMAKE_DL_LIBS})
 

@@ -36,10 +36,12 @@
 #include <vector>
 
 #include "common/mujoco/handlers.h"
+#include "common/mujoco/pixels.h"
+#include "common/mujoco/render.h"
 #include "common/numpy/math.h"
 #include "core/env.h"
 #include "core/spec.h"
-#include "families/mujoco/render.h"
+#include "families/mujoco/camera.h"
 
 namespace envfleet {
 namespace mujoco {
@@ -147,11 +149,7 @@ inline Config TaskDefaults(const std::string& xml_file, int64_t frame_skip,
   config.Set("xml_file", xml_file);
   config.Set("frame_skip", frame_skip);
   config.Set("render_fast", false);
-  config.Set("from_pixels", false);
-  config.Set("frame_stack", int64_t{1});
-  config.Set("render_width", int64_t{84});  // from_pixels' frames; render() defaults to 480x480
-  config.Set("render_height", int64_t{84});
-  config.Set("render_camera_id", int64_t{-1});
+  AddPixelDefaults(config);  // render() defaults to 480x480, from_pixels to 84x84
   return config;
 }
 
@@ -239,6 +237,8 @@ class MujocoEnv : public Env {
     return {};
   }
 
+  int NumCameras() const { return model_->ncam; }
+
   // Gymnasium's env.render() in rgb_array mode (render.h). The free view (camera_id -1) is
   // the camera the env's first render set up (InitialCamera: Gymnasium makes its viewer on the
   // first render() call and keeps it, with its camera, for the env's life); 0 .. ncam-1 are
@@ -262,8 +262,10 @@ class MujocoEnv : public Env {
     // OffScreenViewer.render(camera_id=...).
     camera_.type = camera_id == -1 ? mjCAMERA_FREE : mjCAMERA_FIXED;
     camera_.fixedcamid = camera_id;
-    ThreadRenderer::OfThisThread().Draw(model_holder_, data_, &camera_, render_fast_, width, height,
-                                        rgb);
+    ThreadRenderer::Options options;  // Gymnasium's: MjvScene(model, max_geom=1000)
+    options.fast = render_fast_;
+    ThreadRenderer::OfThisThread().Draw(model_holder_, model_, data_, &camera_, options, width,
+                                        height, rgb);
   }
 
  protected:

@@ -128,11 +128,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def default_executors(task: str) -> list[str]:
-    """Every executor, but AtariVectorEnv only for Atari tasks (it runs nothing else)."""
-    from envfleet.bench.tasks import atari_options
+    """Every executor, but AtariVectorEnv only for Atari tasks and dm_control's loop only for
+    dm_control tasks (they run nothing else)."""
+    from envfleet.bench.tasks import atari_options, dm_control_task
 
-    atari = atari_options(task) is not None
-    return [name for name, info in EXECUTORS.items() if atari or info.library != "ale_py"]
+    only_for = {
+        "ale_py": atari_options(task) is not None,
+        "dm_control": dm_control_task(task) is not None,
+    }
+    return [name for name, info in EXECUTORS.items() if only_for.get(info.library, True)]
 
 
 def parse_options(texts: list[str]) -> dict[str, Any]:

@@ -150,7 +150,7 @@ def probe(args: dict[str, Any]) -> dict[str, Any]:
                 name, cell_task, reference, args.get("options") or {}
             )
     versions = {"envfleet": envfleet.__version__, "numpy": numpy.__version__}
-    for name in ("gymnasium", "envpool", "ale_py"):
+    for name in ("gymnasium", "envpool", "ale_py", "dm_control"):
         try:
             versions[name] = __import__(name).__version__
         except Exception:

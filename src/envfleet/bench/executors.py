@@ -27,7 +27,8 @@ class ExecutorInfo:
     """What the planner and the report need to know about an executor, without building it."""
 
     name: str
-    library: str  # the package that must be importable: envfleet, envpool, gymnasium, ale_py
+    library: str  # the package that must be importable: envfleet, envpool, gymnasium, ale_py,
+    # dm_control
     mode: str  # "sync" (batch_size == num_envs) or "async" (batches of the first to finish)
     threaded: bool  # takes a num_threads option (the grid's thread axis applies)
     description: str
@@ -54,6 +55,13 @@ EXECUTORS: dict[str, ExecutorInfo] = {
         ),
         ExecutorInfo(
             "python-loop", "gymnasium", "sync", False, "for-loop over gymnasium.make envs"
+        ),
+        ExecutorInfo(
+            "dm-control-loop",
+            "dm_control",
+            "sync",
+            False,
+            "for-loop over dm_control suite.load envs (dm_control tasks)",
         ),
         ExecutorInfo(
             "ale-vector-sync", "ale_py", "sync", True, "ale_py AtariVectorEnv + step() (Atari)"
@@ -120,6 +128,16 @@ def unavailable_reason(
             maker().close()
         except Exception as exc:  # a missing optional dependency of the env
             return f"Gymnasium cannot make {theirs!r}: {exc}"
+    elif info.library == "dm_control":
+        maker = tasks.dm_control_maker(task)
+        if maker is None:
+            return "dm_control's loop runs dm_control tasks only"
+        if options:
+            return "dm_control's loop takes no --option (only the suite's defaults)"
+        try:
+            maker(0).close()
+        except Exception as exc:
+            return f"dm_control cannot load {task!r}: {exc}"
     elif info.library == "ale_py":
         if tasks.atari_options(task) is None:
             return "AtariVectorEnv runs Atari tasks only"
@@ -242,8 +260,9 @@ def _envpool(task, num_envs, batch_size, num_threads, seed, actions, options) ->
         num_threads=num_threads,
         seed=seed,
     )
-    # EnvPool's discrete actions are int32; its continuous ones float32.
-    dtype = np.int32 if actions.dtype.kind in "iu" else np.float32
+    # EnvPool's discrete actions are int32; its continuous ones what its space says (float32,
+    # float64 for dm_control).
+    dtype = np.int32 if actions.dtype.kind in "iu" else env.action_space.dtype
     actions = np.ascontiguousarray(actions, dtype=dtype)
     close = getattr(env, "close", lambda: None)
     if batch_size < num_envs:
@@ -313,6 +332,36 @@ def _python_loop(task, num_envs, batch_size, num_threads, seed, actions, options
     return Executor(run, close)
 
 
+def _dm_control_loop(task, num_envs, batch_size, num_threads, seed, actions, options) -> Executor:
+    from envfleet.bench.tasks import dm_control_maker
+
+    make_one = dm_control_maker(task)
+    envs = [make_one(seed + i) for i in range(num_envs)]  # envfleet seeds env i with seed + i
+    for env in envs:
+        env.reset()
+    batches = [list(np.asarray(batch, dtype=np.float64)) for batch in actions]
+    count = len(batches)
+    done = [False] * num_envs
+    pairs = list(enumerate(envs))
+
+    def run(calls: int) -> int:
+        for i in range(calls):
+            batch = batches[i % count]
+            for j, env in pairs:
+                if done[j]:  # the step after a LAST resets, as the pools' autoreset does
+                    env.reset()
+                    done[j] = False
+                else:
+                    done[j] = env.step(batch[j]).last()
+        return calls * num_envs
+
+    def close() -> None:
+        for env in envs:
+            env.close()
+
+    return Executor(run, close)
+
+
 def _ale_vector(task, num_envs, batch_size, num_threads, seed, actions, options) -> Executor:
     from ale_py.vector_env import AtariVectorEnv
 
@@ -342,6 +391,7 @@ _BUILDERS: dict[str, Callable[..., Executor]] = {
     "gymnasium-sync": _gymnasium_vector("sync"),
     "gymnasium-async": _gymnasium_vector("async"),
     "python-loop": _python_loop,
+    "dm-control-loop": _dm_control_loop,
     "ale-vector-sync": _ale_vector,
     "ale-vector-async": _ale_vector,
 }

@@ -11,7 +11,11 @@ need a translation:
   the FIRE press after a reset differs: EnvPool, envfleet and AtariVectorEnv press FIRE on
   games that have it, Gymnasium's wrapper does not (one step per episode; noted in the report);
 - tasks only envfleet has (environments written in Python): ``--reference-task`` names the id
-  the other libraries run instead, e.g. ``CartPole-v1`` for a Python-written CartPole.
+  the other libraries run instead, e.g. ``CartPole-v1`` for a Python-written CartPole;
+- DeepMind Control Suite ids (``CheetahRun-v1``): EnvPool has the same ids; Gymnasium has
+  none, and dm_control's own Python loop (``suite.load(domain, task)``) is the reference run.
+  dm_control 1.0.50 needs one patch to run on MuJoCo 4.0.0, applied to the bench's process
+  only (:func:`patch_dm_control_for_mujoco_4`).
 
 Env options (``--option``) go to envfleet and EnvPool as they are (the names are EnvPool's)
 and to Gymnasium's constructor, except the pixel options: ``from_pixels=True`` (with
@@ -92,6 +96,62 @@ def _gymnasium_pixels(task: str, options: dict[str, Any]):
         task, render_mode="rgb_array", width=width, height=height, camera_id=camera, **options
     )
     return AddRenderObservation(env, render_only=True)
+
+
+def dm_control_task(task: str) -> tuple[str, str] | None:
+    """``(domain, task)`` of ``dm_control.suite`` for a dm_control family id, else None."""
+    from envfleet.families import dm_control
+
+    return dm_control.suite_task(task) if task in dm_control.TASKS else None
+
+
+# The fields MuJoCo 4.0 dropped, by the struct dm_control's size tables file them under.
+MUJOCO_4_DROPPED_FIELDS = {
+    "mjmodel": (
+        "flex_vertedge",
+        "flex_vertedgeadr",
+        "flex_vertedgenum",
+        "flex_vertmetric",
+        "flexvert_J_colind",
+        "flexvert_J_rowadr",
+        "flexvert_J_rownnz",
+    ),
+    "mjdata": ("flexvert_J", "flexvert_length"),
+}
+
+
+def patch_dm_control_for_mujoco_4() -> None:
+    """Lets dm_control 1.0.50 run on MuJoCo 4.0.0, in this process (idempotent).
+
+    dm_control 1.0.50 supports MuJoCo up to 3.x; on 4.0.0 building the named views of a model
+    fails ("'MjModel' object has no attribute 'flex_vertedge'") because
+    ``dm_control.mujoco.wrapper.mjbindings.sizes.array_sizes`` still lists nine flex fields
+    that MuJoCo 4.0 removed. The suite's models have no flexes, so deleting exactly those
+    entries lets its task code run unchanged on the libmujoco envfleet links. Used by the
+    bench's dm_control executor and the alignment tests; envfleet itself never imports
+    dm_control.
+    """
+    from dm_control.mujoco.wrapper.mjbindings import sizes
+
+    for struct, fields in MUJOCO_4_DROPPED_FIELDS.items():
+        for field in fields:
+            sizes.array_sizes[struct].pop(field, None)
+
+
+def dm_control_maker(task: str) -> Callable[[int], Any] | None:
+    """A function making one dm_control suite env (``seed -> env``) doing ``task``'s work;
+    None if ``task`` is not a dm_control id."""
+    suite_task = dm_control_task(task)
+    if suite_task is None:
+        return None
+
+    def make(seed: int):
+        patch_dm_control_for_mujoco_4()
+        from dm_control import suite
+
+        return suite.load(*suite_task, task_kwargs={"random": seed})
+
+    return make
 
 
 def _is_envfleet_task(task: str) -> bool:

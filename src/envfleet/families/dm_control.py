@@ -94,6 +94,36 @@ TASKS = {
 }
 TIME_LIMIT = 1000
 
+# C++ env type: the dm_control.suite domain it ports.
+DOMAINS = {
+    "Acrobot": "acrobot",
+    "BallInCup": "ball_in_cup",
+    "Cartpole": "cartpole",
+    "Cheetah": "cheetah",
+    "Dog": "dog",
+    "Finger": "finger",
+    "Fish": "fish",
+    "Hopper": "hopper",
+    "Humanoid": "humanoid",
+    "HumanoidCMU": "humanoid_CMU",
+    "Lqr": "lqr",
+    "Manipulator": "manipulator",
+    "Pendulum": "pendulum",
+    "PointMass": "point_mass",
+    "Quadruped": "quadruped",
+    "Reacher": "reacher",
+    "Stacker": "stacker",
+    "Swimmer": "swimmer",
+    "Walker": "walker",
+}
+
+
+def suite_task(task_id: str) -> tuple[str, str]:
+    """The ``(domain, task)`` of ``dm_control.suite.load`` that ``task_id`` runs."""
+    env_type, task_name = TASKS[task_id]
+    return DOMAINS[env_type], task_name
+
+
 for _task_id, (_env_type, _task_name) in TASKS.items():
     register(
         _task_id,

@@ -11,11 +11,22 @@ limit, discount 1.0), and the first steps of the next episode, whose initial sta
 the same RandomState stream continued. (lqr runs without a time limit, as dm_control runs it,
 and ends only by its own termination.)
 
-Tolerance: none, bit for bit. Both sides run the same libmujoco with the same calls in the same
-order (dm_control's reset context, legacy step and after_reset; see
+Tolerance: none, bit for bit, on CPUs without AVX-512. Both sides run the same libmujoco with
+the same calls in the same order (dm_control's reset context, legacy step and after_reset; see
 cpp/families/dm_control/dm_control_env.h), the initial states come from the NumPy-exact
 RandomState twin, and the rewards are rewards.tolerance ported with NumPy's arithmetic (and
-BLAS's, where NumPy calls it: see quadruped.h for its fused 3x3 matrix product).
+BLAS's, where NumPy calls it: see quadruped.h for its fused 3x3 matrix product and
+cpp/common/numpy/math.h for ddot). On CPUs with AVX-512 (NumPy's AVX512_SKX target), NumPy
+computes float64 exp, log, log1p, tanh and their kin with its bundled SVML/AVX-512 kernels, which
+differ from libm's (what the port calls, as NumPy does elsewhere) in the last bit or two, and
+OpenBLAS runs its AVX-512 matrix kernels, whose order of summation the port does not follow
+(dog's ball_state). The results feed no state (the physics never reads a reward or an
+observation), so the differences stay at that size: there, rewards and observations are
+compared to dm_control_reference.SIMD_TOL, relative and absolute, a few ulp of the values summed
+(at most ~10 in size): far below any real error. One exception there: the peg tasks start an
+object "in hand" at np.pi - np.arctan2(...), and NumPy's AVX-512 arctan2 may differ from libm's
+in the last bit; the peg's contacts amplify that 1-ulp angle (measured here: to 1.7e-9 over
+an episode, seed 0), so on such CPUs they are compared to SIMD_CONTACT_TOL.
 """
 
 from __future__ import annotations
@@ -32,6 +43,7 @@ from envfleet import registry
 
 sys.path.insert(0, os.path.dirname(__file__))
 import dm_control_reference  # noqa: E402
+from dm_control_reference import assert_values_equal  # noqa: E402
 
 NUM_ENVS = 2
 SEEDS = (0, 7, 123456)
@@ -104,6 +116,10 @@ NO_TIME_LIMIT = {"LqrLqr21-v1", "LqrLqr62-v1"}
 LAST_BIT = {("QuadrupedEscape-v1", "rangefinder"): 1e-15}
 
 
+# See the top: on AVX-512 CPUs, a 1-ulp initial angle amplified by the peg's contacts.
+SIMD_CONTACT_TOL = {"ManipulatorBringPeg-v1": 1e-7, "ManipulatorInsertPeg-v1": 1e-7}
+
+
 def test_every_registered_id_is_aligned_here():
     ours = {t for t, reg in registry._registry.items() if reg.family.name == "dm_control"}
     assert ours == set(TASKS)
@@ -115,6 +131,7 @@ def test_episodes_match_dm_control(task_id, seed):
     domain, task = TASKS[task_id]
     limit = {"max_episode_steps": 0} if task_id in NO_TIME_LIMIT else {}
     env = envfleet.make_dm(task_id, num_envs=NUM_ENVS, seed=seed, **limit)
+    simd_tol = SIMD_CONTACT_TOL.get(task_id, dm_control_reference.SIMD_TOL)
     refs = [dm_control_reference.load(domain, task, seed + i) for i in range(NUM_ENVS)]
     spec = refs[0].action_spec()
     keys = list(refs[0].observation_spec())
@@ -131,7 +148,7 @@ def test_episodes_match_dm_control(task_id, seed):
             where = f"{task_id} seed={seed + i} step {t}"
             assert int(got.step_type[i]) == int(want.step_type), where
             if want.step_type != dm_env.StepType.FIRST:
-                assert got.reward[i] == want.reward, f"reward, {where}"
+                assert_values_equal(got.reward[i], want.reward, f"reward, {where}", simd_tol)
                 assert got.discount[i] == want.discount, f"discount, {where}"
             for key in keys:
                 got_key, want_key = getattr(got.observation, key)[i], want.observation[key]
@@ -140,7 +157,7 @@ def test_episodes_match_dm_control(task_id, seed):
                         got_key, want_key, rtol=0, atol=LAST_BIT[task_id, key], err_msg=where
                     )
                 else:
-                    np.testing.assert_array_equal(got_key, want_key, err_msg=f"{key}, {where}")
+                    assert_values_equal(got_key, want_key, f"{key}, {where}", simd_tol)
             lasts += want.step_type == dm_env.StepType.LAST
         if t == STEPS:
             break
@@ -165,12 +182,12 @@ def test_reset_with_a_seed_starts_that_seeds_episode(task_id):
     actions = np.random.default_rng(3).uniform(-1, 1, size=(50, *env.single_action_space.shape))
     for t in range(51):
         for key in want.observation:
-            np.testing.assert_array_equal(obs[key][0], want.observation[key], err_msg=f"{key} {t}")
+            assert_values_equal(obs[key][0], want.observation[key], f"{key} {t}")
         if t == 50:
             break
         obs, reward, _, _, _ = env.step(actions[t][None])
         want = ref.step(actions[t])
-        assert reward[0] == want.reward, t
+        assert_values_equal(reward[0], want.reward, f"reward {t}")
     env.close()
 
 

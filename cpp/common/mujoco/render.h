@@ -1,91 +1,42 @@
-// MuJoCo frames as Gymnasium 1.4.0 renders them: a port of the rgb_array path of
-// gymnasium/envs/mujoco/mujoco_rendering.py (MujocoRenderer, OffScreenViewer) onto the pool's
-// worker threads.
-//
-// Gymnasium gives each env its own GL context, scene and camera. Here each worker thread owns
-// the GL side (a headless context, gl_context.h; the MjrContext holding the model's meshes,
-// textures and offscreen buffers; the mjvScene) and each env owns only its camera, the one
-// piece of viewer state that differs between envs. The thread's objects are made on the first
-// render on that thread and freed when the thread ends (a thread_local owner): the pool's
-// workers end when it closes. The calls, per frame, are Gymnasium's:
+// MuJoCo frames drawn on the pool's worker threads, for the families that run libmujoco: the
+// rgb_array path of Gymnasium 1.4.0's MujocoRenderer (gymnasium/envs/mujoco/mujoco_rendering.py)
+// and of dm_control 1.0.50's Physics.render (dm_control/mujoco/engine.py: Camera) are the same
+// calls, per frame:
 //
 //   mjv_updateScene(model, data, option, perturb, camera, mjCAT_ALL, scene)
 //   mjr_render(viewport, scene, context); mjr_readPixels(rgb, viewport, context)
 //   flip the rows (OpenGL's first row is the bottom one)
 //
-// with the scene made as MjvScene(model, 1000), a default mjvOption and mjvPerturb, the
-// context as MjrContext(model, mjFONTSCALE_150) on a model whose offscreen size is
-// max(the XML's, the frame's) (MujocoEnv._initialize_simulation), bound with
-// mjr_setBuffer(mjFB_OFFSCREEN). No markers or overlays: Gymnasium's tasks add none.
-#ifndef ENVFLEET_FAMILIES_MUJOCO_RENDER_H_
-#define ENVFLEET_FAMILIES_MUJOCO_RENDER_H_
+// with a default mjvOption (dm_control's hides rangefinder rays) and mjvPerturb, the context made
+// as MjrContext(model, mjFONTSCALE_150) and bound with mjr_setBuffer(mjFB_OFFSCREEN), on a model
+// whose offscreen size is max(the XML's, the frame's) (Gymnasium grows it to the frame; dm_control
+// refuses bigger frames, so within its sizes the buffer is its own). No markers or overlays. What
+// differs between the two is the caller's: the camera (each family sets up its own), the
+// scene's geom budget (Gymnasium: 1000; dm_control: max(1000, an estimate from the model)) and
+// whether height fields are re-uploaded (a dm_control task that rewrites its terrain per
+// episode uploads it, as quadruped's Escape does).
+//
+// Each worker thread owns the GL side (a headless context, gl_context.h; the MjrContext
+// holding the model's meshes, textures and offscreen buffers; the mjvScene) and each env owns
+// only its camera. The thread's objects are made on the first render on that thread and freed
+// when the thread ends (a thread_local owner): the pool's workers end when it closes.
+#ifndef ENVFLEET_COMMON_MUJOCO_RENDER_H_
+#define ENVFLEET_COMMON_MUJOCO_RENDER_H_
 
 #include <mujoco/mujoco.h>
 
 #include <algorithm>
-#include <array>
-#include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 #include <memory>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "families/mujoco/gl_context.h"
+#include "common/mujoco/gl_context.h"
 
 namespace envfleet {
 namespace mujoco {
-
-// The entries of a Gymnasium env's default_camera_config (the keys it sets; the others keep
-// the viewer's initial values). trackbodyid is set as Gymnasium sets it although a free camera
-// ignores it.
-struct CameraConfig {
-  std::optional<double> distance, elevation, azimuth;
-  std::optional<std::array<double, 3>> lookat;
-  std::optional<int> trackbodyid;
-};
-
-// np.median of n values: the middle one, or the mean of the two middle ones; NaN if any is.
-inline double NpMedian(std::vector<double> v) {
-  if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
-  for (double x : v) {
-    if (std::isnan(x)) return x;
-  }
-  const size_t half = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + half, v.end());
-  if (v.size() % 2 == 1) return v[half];
-  const double upper = v[half];
-  const double lower = *std::max_element(v.begin(), v.begin() + half);
-  return (lower + upper) / 2;
-}
-
-// The camera of an env's free view, as OffScreenViewer._init_camera and then
-// MujocoRenderer._set_cam_config leave it when the viewer is made, i.e. on the env's first
-// render: looking at the median of the geom positions of that moment, from the model's extent,
-// then the task's default_camera_config on top.
-inline mjvCamera InitialCamera(const mjModel* m, const mjData* d, const CameraConfig& config) {
-  mjvCamera cam;
-  mjv_defaultCamera(&cam);
-  cam.type = mjCAMERA_FREE;
-  cam.fixedcamid = -1;
-  std::vector<double> column(m->ngeom);
-  for (int axis = 0; axis < 3; ++axis) {
-    for (int g = 0; g < m->ngeom; ++g) column[g] = d->geom_xpos[3 * g + axis];
-    cam.lookat[axis] = NpMedian(column);
-  }
-  cam.distance = m->stat.extent;
-  if (config.trackbodyid) cam.trackbodyid = *config.trackbodyid;
-  if (config.distance) cam.distance = *config.distance;
-  if (config.lookat) {
-    for (int i = 0; i < 3; ++i) cam.lookat[i] = (*config.lookat)[i];
-  }
-  if (config.elevation) cam.elevation = *config.elevation;
-  if (config.azimuth) cam.azimuth = *config.azimuth;
-  return cam;
-}
 
 // What one worker thread draws with: its GL context, and the MjrContext and scene for the
 // model it last drew (the envs of one pool share one model), rebuilt for another model or a
@@ -103,16 +54,33 @@ class ThreadRenderer {
     return renderer;
   }
 
-  // Draws `d` (of model `m`, kept alive by `model`) through `cam` into rgb: height rows of
-  // width RGB pixels, top row first. `fast`: shadows and reflections off.
-  void Draw(const std::shared_ptr<const mjModel>& model, mjData* d, mjvCamera* cam, bool fast,
-            int width, int height, uint8_t* rgb) {
-    Prepare(model, width, height);
-    const mjModel* m = model.get();
+  // How a frame is drawn, besides the camera.
+  struct Options {
+    bool fast = false;    // shadows and reflections off
+    int max_geom = 1000;  // the scene's geom budget (MjvScene's max_geom)
+    // Draw rangefinder rays (mjVIS_RANGEFINDER: on in a default mjvOption, as Gymnasium leaves
+    // it; dm_control's MjvOption turns it off).
+    bool rangefinders = true;
+    // Upload every height field of the scene model before drawing: for envs whose terrain
+    // differs from the one the context was made with (mjr_uploadHField).
+    bool upload_hfields = false;
+  };
+
+  // Draws `d` of model `m` through `cam` into rgb: height rows of width RGB pixels, top row
+  // first. `context_model` is the shared model the thread's MjrContext is made from (its
+  // meshes and textures; kept alive by the pointer, whose address identifies it); `m` may be an
+  // env's own copy of it with edited fields (colours, sizes, lights), which the scene reads.
+  void Draw(const std::shared_ptr<const mjModel>& context_model, const mjModel* m, mjData* d,
+            mjvCamera* cam, const Options& options, int width, int height, uint8_t* rgb) {
+    Prepare(context_model, options.max_geom, width, height);
+    option_.flags[mjVIS_RANGEFINDER] = options.rangefinders;  // the thread's envs share option_
     mjv_updateScene(m, d, &option_, &perturb_, cam, mjCAT_ALL, &scene_);
     // The scene is shared by the thread's envs, so its flags are set on every frame.
-    scene_.flags[mjRND_SHADOW] = fast ? 0 : default_shadow_;
-    scene_.flags[mjRND_REFLECTION] = fast ? 0 : default_reflection_;
+    scene_.flags[mjRND_SHADOW] = options.fast ? 0 : default_shadow_;
+    scene_.flags[mjRND_REFLECTION] = options.fast ? 0 : default_reflection_;
+    if (options.upload_hfields) {
+      for (int h = 0; h < m->nhfield; ++h) mjr_uploadHField(m, &context_, h);
+    }
     const mjrRect viewport = {0, 0, width, height};
     mjr_render(viewport, &scene_, &context_);
     mjr_readPixels(rgb, nullptr, viewport, &context_);
@@ -120,14 +88,17 @@ class ThreadRenderer {
   }
 
  private:
-  void Prepare(const std::shared_ptr<const mjModel>& model, int width, int height) {
+  void Prepare(const std::shared_ptr<const mjModel>& model, int max_geom, int width, int height) {
     if (gl_ == nullptr) gl_ = std::make_unique<gl::HeadlessContext>(width, height);
     gl_->Reserve(width, height);
     const mjModel* m = model.get();
     // Gymnasium's offscreen size: the XML's, grown to the frame (never shrunk).
     const int off_width = std::max(m->vis.global.offwidth, width);
     const int off_height = std::max(m->vis.global.offheight, height);
-    if (model == model_ && off_width <= off_width_ && off_height <= off_height_) return;
+    if (model == model_ && max_geom == max_geom_ && off_width <= off_width_ &&
+        off_height <= off_height_) {
+      return;
+    }
     // Another model, or a bigger frame than the buffer holds: grow the buffer to cover both
     // this frame and the frames drawn before (for the same model).
     const bool same_model = model == model_;
@@ -143,7 +114,7 @@ class ThreadRenderer {
     try {
       mjv_defaultScene(&scene_);
       scene_made_ = true;
-      mjv_makeScene(m, &scene_, kMaxGeom);
+      mjv_makeScene(m, &scene_, max_geom);
       mjr_defaultContext(&context_);
       context_made_ = true;
       mjr_makeContext(sized, &context_, mjFONTSCALE_150);
@@ -165,6 +136,7 @@ class ThreadRenderer {
     model_ = model;
     off_width_ = want_width;
     off_height_ = want_height;
+    max_geom_ = max_geom;
   }
 
   static void FlipRows(uint8_t* rgb, int width, int height) {
@@ -194,12 +166,10 @@ class ThreadRenderer {
     gl_.reset();
   }
 
-  static constexpr int kMaxGeom = 1000;  // MujocoRenderer's max_geom
-
   std::unique_ptr<gl::HeadlessContext> gl_;
   std::shared_ptr<const mjModel> model_;  // the model context_ holds (kept alive: its address
                                           // identifies it)
-  int off_width_ = 0, off_height_ = 0;
+  int off_width_ = 0, off_height_ = 0, max_geom_ = 0;
   mjrContext context_;
   mjvScene scene_;
   bool context_made_ = false, scene_made_ = false;
@@ -211,4 +181,4 @@ class ThreadRenderer {
 }  // namespace mujoco
 }  // namespace envfleet
 
-#endif  // ENVFLEET_FAMILIES_MUJOCO_RENDER_H_
+#endif  // ENVFLEET_COMMON_MUJOCO_RENDER_H_

@@ -1,13 +1,18 @@
-// from_pixels=True: a MuJoCo task whose observation is what its camera sees, rendered on the
-// worker thread inside Reset and Step (render.h), as EnvPool's from_pixels and dm_control's
-// pixels wrapper offer it. The observation "pixels" is uint8 (3 * frame_stack, H, W): the last
-// frame_stack frames, oldest first, each as three channel planes (R, G, B), rows top first;
-// a reset fills the stack with its frame. Dynamics, reward, termination and info are the
-// task's own; only the observation changes. The frames are the task's render() frames
-// (render_width x render_height from render_camera_id; Gymnasium's to the pixel unless
-// render_fast), so the same seed gives the same pixels whatever the threads.
-#ifndef ENVFLEET_FAMILIES_MUJOCO_PIXELS_H_
-#define ENVFLEET_FAMILIES_MUJOCO_PIXELS_H_
+// from_pixels=True: a MuJoCo task (of the mujoco or the dm_control family) whose observation is
+// what its camera sees, rendered on the worker thread inside Reset and Step (render.h), as
+// EnvPool's from_pixels and dm_control's pixels wrapper offer it. The observation "pixels" is uint8
+// (3 * frame_stack, H, W): the last frame_stack frames, oldest first, each as three channel planes
+// (R, G, B), rows top first; a reset fills the stack with its frame. Dynamics, reward, termination
+// and info are the task's own; only the observation changes. The frames are the task's render()
+// frames (render_width x render_height from render_camera_id, the reference's to the pixel), so the
+// same seed gives the same pixels whatever the threads.
+//
+// The task E provides Render(camera_id, width, height, rgb) and NumCameras(); its spec
+// declares the options below (AddPixelDefaults) and its obs is replaced by PixelSpec. The one
+// observation keeps the task's layout: an array for the mujoco family, {"pixels": ...} for
+// dm_control (the key of dm_control's pixels wrapper with pixels_only=True).
+#ifndef ENVFLEET_COMMON_MUJOCO_PIXELS_H_
+#define ENVFLEET_COMMON_MUJOCO_PIXELS_H_
 
 #include <cstdint>
 #include <cstring>
@@ -17,10 +22,18 @@
 
 #include "core/env.h"
 #include "core/spec.h"
-#include "families/mujoco/mujoco_env.h"
 
 namespace envfleet {
 namespace mujoco {
+
+// The pixel options and their defaults: off; one 84x84 frame from the default view.
+inline void AddPixelDefaults(Config& config) {
+  config.Set("from_pixels", false);
+  config.Set("frame_stack", int64_t{1});
+  config.Set("render_width", int64_t{84});  // from_pixels' frames; render()'s are the task's
+  config.Set("render_height", int64_t{84});
+  config.Set("render_camera_id", int64_t{-1});
+}
 
 // The pixel options, checked.
 struct PixelOptions {
@@ -65,8 +78,10 @@ inline EnvSpec PixelSpec(EnvSpec spec, const Config& config) {
 template <typename E>
 class PixelEnv final : public E {
  public:
-  PixelEnv(const Config& config, uint64_t seed, int version)
-      : E(config, seed, version), options_(ReadPixelOptions(config, this->model_->ncam)) {
+  // The task's constructor arguments: (config, seed) and whatever else it takes (a version).
+  template <typename... More>
+  PixelEnv(const Config& config, uint64_t seed, More... more)
+      : E(config, seed, more...), options_(ReadPixelOptions(config, this->NumCameras())) {
     plane_ = static_cast<size_t>(options_.width) * options_.height;
     frame_.resize(plane_ * 3);
     stack_.resize(plane_ * 3 * options_.frame_stack);
@@ -120,4 +135,4 @@ class PixelEnv final : public E {
 }  // namespace mujoco
 }  // namespace envfleet
 
-#endif  // ENVFLEET_FAMILIES_MUJOCO_PIXELS_H_
+#endif  // ENVFLEET_COMMON_MUJOCO_PIXELS_H_

@@ -23,8 +23,8 @@
 //
 // The EGL and OSMesa declarations below are the few ABI types and constants of the Khronos and
 // Mesa headers that we use, so that no GL headers are needed to build.
-#ifndef ENVFLEET_FAMILIES_MUJOCO_GL_CONTEXT_H_
-#define ENVFLEET_FAMILIES_MUJOCO_GL_CONTEXT_H_
+#ifndef ENVFLEET_COMMON_MUJOCO_GL_CONTEXT_H_
+#define ENVFLEET_COMMON_MUJOCO_GL_CONTEXT_H_
 
 #include <dlfcn.h>
 
@@ -369,4 +369,4 @@ class HeadlessContext {
 }  // namespace mujoco
 }  // namespace envfleet
 
-#endif  // ENVFLEET_FAMILIES_MUJOCO_GL_CONTEXT_H_
+#endif  // ENVFLEET_COMMON_MUJOCO_GL_CONTEXT_H_
