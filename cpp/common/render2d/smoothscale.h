@@ -10,9 +10,11 @@
 #ifndef ENVFLEET_COMMON_RENDER2D_SMOOTHSCALE_H_
 #define ENVFLEET_COMMON_RENDER2D_SMOOTHSCALE_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
+#include <vector>
 
 #include "common/image/png.h"
 
@@ -93,6 +95,86 @@ inline image::Image SmoothScale(const image::Image& src, int width, int height) 
     dst.rgba = rows->rgba;
   }
   return dst;
+}
+
+namespace internal {
+
+// ShrinkSSE over `lanes` interleaved channels at once (lane l of sample i at
+// in[i * stride + l]): every lane sees the same counter, so each gets exactly ShrinkSSE's
+// arithmetic, while the inner loops run over contiguous bytes (whole rows in the Y pass).
+// `acc` holds one 16-bit accumulator per lane.
+inline void ShrinkLanes(const uint8_t* in, size_t stride, int count, uint8_t* out,
+                        size_t out_stride, int out_count, int lanes, uint16_t* acc) {
+  const uint32_t space = static_cast<uint32_t>(0x4000 * count / out_count);
+  const uint16_t recip = static_cast<uint16_t>(0x40000000u / space);
+  uint32_t counter = space;
+  int written = 0;
+  std::fill(acc, acc + lanes, uint16_t{0});
+  for (int i = 0; i < count; ++i) {
+    const uint8_t* s = in + i * stride;
+    if (counter > 0x4000) {
+      for (int l = 0; l < lanes; ++l) acc[l] = static_cast<uint16_t>(acc[l] + s[l]);
+      counter -= 0x4000;
+      continue;
+    }
+    const uint32_t head_mul = counter & 0xffff;
+    const uint32_t tail_mul = static_cast<uint16_t>(0x4000 - (counter & 0xffff));
+    if (written < out_count) {
+      uint8_t* o = out + written * out_stride;
+      for (int l = 0; l < lanes; ++l) {
+        const uint32_t s4 = static_cast<uint16_t>(s[l] << 2);
+        const uint16_t head = static_cast<uint16_t>((s4 * head_mul) >> 16);
+        const uint16_t sum = static_cast<uint16_t>(acc[l] + head);
+        acc[l] = static_cast<uint16_t>((s4 * tail_mul) >> 16);
+        const int16_t value = static_cast<int16_t>((uint32_t{sum} * recip) >> 16);
+        o[l] = static_cast<uint8_t>(value < 0 ? 0 : (value > 255 ? 255 : value));
+      }
+    } else {
+      for (int l = 0; l < lanes; ++l) {
+        acc[l] = static_cast<uint16_t>((static_cast<uint16_t>(s[l] << 2) * tail_mul) >> 16);
+      }
+    }
+    ++written;
+    counter += space;
+    counter -= 0x4000;
+  }
+}
+
+}  // namespace internal
+
+// SmoothScale on RGB byte frames (3 bytes a pixel, rows top first, no padding): the same
+// shrink, channel by channel (pygame filters each byte of a 32-bit pixel on its own, so the
+// missing fourth byte changes nothing). For references that draw a large surface and shrink
+// it into their frame (CarRacing: 1000x800 to 96x96 and 600x400). `scratch` is working space
+// kept by the caller so that repeated frames do not allocate.
+inline void SmoothScaleRgb(const uint8_t* src, int src_width, int src_height, uint8_t* dst,
+                           int width, int height, std::vector<uint8_t>* scratch) {
+  if (width < 0 || height < 0) throw std::invalid_argument("smoothscale: negative size");
+  if (width > src_width || height > src_height)
+    throw std::logic_error("smoothscale: enlarging is not implemented");
+  if (width == 0 || height == 0) return;
+  const size_t row_bytes = static_cast<size_t>(width) * 3;
+  // scratch: the X pass's rows, then one 16-bit accumulator per byte of a row.
+  const size_t rows_bytes = width < src_width ? row_bytes * src_height : 0;
+  scratch->resize(rows_bytes + row_bytes * sizeof(uint16_t) + sizeof(uint16_t));
+  uint8_t* rows = scratch->data();
+  uint16_t acc_x[3];
+  auto* acc = reinterpret_cast<uint16_t*>(
+      scratch->data() + ((rows_bytes + alignof(uint16_t) - 1) & ~(alignof(uint16_t) - 1)));
+  const uint8_t* x_scaled = src;
+  if (width < src_width) {
+    for (int y = 0; y < src_height; ++y) {
+      internal::ShrinkLanes(src + static_cast<size_t>(y) * src_width * 3, 3, src_width,
+                            rows + y * row_bytes, 3, width, 3, acc_x);
+    }
+    x_scaled = rows;
+  }
+  if (height < src_height) {
+    internal::ShrinkLanes(x_scaled, row_bytes, src_height, dst, row_bytes, height,
+                          static_cast<int>(row_bytes), acc);
+  } else {
+    std::copy(x_scaled, x_scaled + row_bytes * height, dst);
+  }
 }
 
 }  // namespace envfleet::render2d

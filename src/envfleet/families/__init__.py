@@ -16,6 +16,7 @@ FAMILIES = (
     "atari",
     "mujoco",
     "dm_control",
+    "box2d",
 )
 
 for _name in FAMILIES:

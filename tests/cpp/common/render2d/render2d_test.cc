@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "check.h"
 #include "common/render2d/canvas.h"
+#include "common/render2d/draw.h"
 #include "common/render2d/geometry.h"
 #include "common/render2d/gfxdraw.h"
 #include "common/render2d/smoothscale.h"
@@ -136,6 +138,76 @@ TEST(SmoothScale, RepeatsPygamesSseFilterOnAnOpaqueImage) {
   CHECK(SmoothScale(src, 0, 5).rgba.empty());
   CHECK(SmoothScale(src, 329, 312).rgba == src.rgba);
   CHECK_THROWS(std::logic_error, SmoothScale(src, 330, 10));
+}
+
+// A frame drawn in white on black as rows of '#' (lit) and '.', for comparing with pygame.
+std::vector<std::string> Mask(const std::vector<uint8_t>& rgb, int w, int h) {
+  std::vector<std::string> rows(h, std::string(w, '.'));
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      if (rgb[(static_cast<size_t>(y) * w + x) * 3] != 0) rows[y][x] = '#';
+    }
+  }
+  return rows;
+}
+
+// The expected masks below are what pygame 2.6.1 draws for the same calls on an 8x8 surface.
+TEST(Draw, PolygonTruncatesPointsAndScansRows) {
+  // pygame.draw.polygon(s, white, [(1.9, 1.2), (6.7, 2.5), (4.2, 7.9)]): int() of each number.
+  std::vector<uint8_t> rgb = Frame(8, 8);
+  const Canvas c(rgb.data(), 8, 8);
+  const int xs[] = {1, 6, 4}, ys[] = {1, 2, 7};
+  draw::Polygon(c, xs, ys, 3, {255, 255, 255});
+  const std::vector<std::string> want = {"........", ".#......", ".######.", "..####..",
+                                         "..####..", "...##...", "...##...", "....#..."};
+  CHECK(Mask(rgb, 8, 8) == want);
+}
+
+TEST(Draw, PolygonDrawsInnerHorizontalEdges) {
+  // An L shape: its inner horizontal edge (row 4, x 3..6) is a lower border the scan skips.
+  std::vector<uint8_t> rgb = Frame(8, 8);
+  const Canvas c(rgb.data(), 8, 8);
+  const int xs[] = {1, 6, 6, 3, 3, 1}, ys[] = {1, 1, 4, 4, 6, 6};
+  draw::Polygon(c, xs, ys, 6, {255, 255, 255});
+  const std::vector<std::string> want = {"........", ".######.", ".######.", ".######.",
+                                         ".######.", ".###....", ".###....", "........"};
+  CHECK(Mask(rgb, 8, 8) == want);
+}
+
+TEST(Draw, LinesWidthTwoWalkTheUnclippedLine) {
+  // pygame.draw.lines(s, white, False, [(-2, 1), (6, 3), (3, 9)], 2): the first segment starts
+  // outside (clipped), the second runs off the bottom.
+  std::vector<uint8_t> rgb = Frame(8, 8);
+  const Canvas c(rgb.data(), 8, 8);
+  const int xs[] = {-2, 6, 3}, ys[] = {1, 3, 9};
+  draw::LinesWidth(c, xs, ys, 3, /*closed=*/false, /*width=*/2, {255, 255, 255});
+  const std::vector<std::string> want = {"........", "........", "###.....", "########",
+                                         "...#####", ".....##.", ".....##.", "....##.."};
+  CHECK(Mask(rgb, 8, 8) == want);
+}
+
+TEST(SmoothScale, RgbFramesShrinkAsImagesDo) {
+  // SmoothScaleRgb filters each channel as SmoothScale does on an RGBA image (checked against
+  // pygame above): the same bytes, with and without an X or a Y pass.
+  image::Image src(53, 41);
+  std::vector<uint8_t> rgb(53 * 41 * 3);
+  uint32_t state = 12345;
+  for (int i = 0; i < 53 * 41; ++i) {
+    for (int k = 0; k < 4; ++k) {
+      state = state * 1103515245u + 12345u;
+      src.rgba[i * 4 + k] = k == 3 ? 255 : static_cast<uint8_t>(state >> 24);
+      if (k < 3) rgb[i * 3 + k] = src.rgba[i * 4 + k];
+    }
+  }
+  std::vector<uint8_t> scratch;
+  for (const auto& [w, h] : {std::pair{7, 9}, std::pair{53, 20}, std::pair{10, 41}}) {
+    const image::Image want = SmoothScale(src, w, h);
+    std::vector<uint8_t> got(static_cast<size_t>(w) * h * 3);
+    SmoothScaleRgb(rgb.data(), 53, 41, got.data(), w, h, &scratch);
+    for (int i = 0; i < w * h; ++i) {
+      for (int k = 0; k < 3; ++k) CHECK_EQ(got[i * 3 + k], want.rgba[i * 4 + k]);
+    }
+  }
 }
 
 }  // namespace
