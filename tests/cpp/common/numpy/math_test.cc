@@ -19,6 +19,7 @@ namespace {
 
 using numpy_math::NpClip;
 using numpy_math::NpCosF;
+using numpy_math::NpDotSelf;
 using numpy_math::NpNorm;
 using numpy_math::NpPow;
 using numpy_math::NpPowF;
@@ -248,19 +249,26 @@ TEST(NpNorm, IsTheSquareRootOfTheLeftToRightDotProduct) {
   CHECK_EQ(NpNorm(v, 0), 0.0);
   const double w[] = {-2.5};
   CHECK_EQ(NpNorm(w, 1), 2.5);
+  // OpenBLAS's ddot accumulates left to right; its AVX-512 kernel fuses each multiply-add,
+  // the other kernels round the product first. NpDotSelf follows the kernel this CPU gets.
+  const bool fused = numpy_math::internal::HasOpenBlasFusedDdot();
   NumpyGenerator rng(6);
-  int bad = 0;
+  int bad = 0, chains_differ = 0;
   for (int i = 0; i < 1000; ++i) {
-    double x[7], twice[7], dot = 0;
+    double x[7], twice[7], rounded = 0, contracted = 0;
     for (int j = 0; j < 7; ++j) {
       x[j] = rng.Uniform(-5.0, 5.0);
       twice[j] = 2 * x[j];
-      dot += x[j] * x[j];
+      rounded += Opaque(x[j] * x[j]);
+      contracted = std::fma(x[j], x[j], contracted);
     }
-    bad += NpNorm(x, 7) != std::sqrt(dot);
+    chains_differ += rounded != contracted;
+    bad += NpDotSelf(x, 7) != (fused ? contracted : rounded);
+    bad += NpNorm(x, 7) != std::sqrt(NpDotSelf(x, 7));
     bad += NpNorm(twice, 7) != 2 * NpNorm(x, 7);  // scaling by 2 is exact
   }
   CHECK_EQ(bad, 0);
+  CHECK(chains_differ > 0);  // the two kernels are told apart by these vectors
 }
 
 }  // namespace
