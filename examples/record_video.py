@@ -32,7 +32,8 @@ def record(task_id: str, out: str, num_envs: int, steps: int, seed: int, size: i
     for _ in range(steps):
         # render(env_ids) returns (B, H, W, 3): tile the envs left to right.
         frames.append(np.concatenate(list(env.render(env_ids=ids)), axis=1))
-        env.step(env.action_space.sample())
+        # action_space is one env's (EnvPool's conventions): one sample per env.
+        env.step(np.stack([env.action_space.sample() for _ in ids]))
     fps = env.metadata["render_fps"]
     env.close()
     iio.imwrite(

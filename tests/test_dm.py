@@ -175,22 +175,36 @@ def test_partial_step_observation_env_id(dm_counting):
     assert ts.reward.tolist() == [1.0, 2.0]
 
 
+def _leaves(tree):
+    """The arrays (or specs) of a namedtuple observation, EnvPool's nested ``players``
+    included, in field order."""
+    for value in tree:
+        if isinstance(value, tuple) and hasattr(value, "_fields"):
+            yield from _leaves(value)
+        else:
+            yield value
+
+
 @pytest.mark.parametrize("task_id", ["Counting-v0", "CartPole-v1", "Taxi-v3", "Blackjack-v1"])
-def test_specs_validate_returned_values(task_id):
+@pytest.mark.parametrize("conventions", ["envpool", "dm_env"])
+def test_specs_validate_returned_values(task_id, conventions):
     if task_id not in envfleet.list_all_envs():
         pytest.skip(f"{task_id} is not built")
     n = 3
-    env = envfleet.make_dm(task_id, num_envs=n)
+    env = envfleet.make_dm(task_id, num_envs=n, conventions=conventions)
     try:
         obs_spec = env.observation_spec()
         act_spec = env.action_spec()
-        assert all(isinstance(s, specs.Array) for s in obs_spec)
+        assert all(isinstance(s, specs.Array) for s in _leaves(obs_spec))
         assert isinstance(act_spec, specs.Array)
         assert obs_spec._fields == env.reset().observation._fields
+        assert ("players" in obs_spec._fields) == (conventions == "envpool")
         rng = np.random.default_rng(0)
         ts = env.reset()
         for _ in range(40):
-            for value, spec in zip(ts.observation, obs_spec, strict=True):
+            assert ts.reward.dtype == env.reward_spec().dtype
+            assert ts.discount.dtype == env.discount_spec().dtype
+            for value, spec in zip(_leaves(ts.observation), _leaves(obs_spec), strict=True):
                 for i in range(n):
                     spec.validate(value[i])
             for i in range(n):

@@ -1,4 +1,7 @@
-"""The Gymnasium front end (src/envfleet/gymnasium_env.py), a real gymnasium.vector.VectorEnv."""
+"""The Gymnasium front end (src/envfleet/gymnasium_env.py) under Gymnasium's VectorEnv
+conventions (``conventions="gymnasium"``, what ``gymnasium.make_vec`` gives): a real
+gymnasium.vector.VectorEnv under Gymnasium's own vector wrappers. EnvPool's conventions (the
+default) are tested in test_envpool_conventions.py."""
 
 from __future__ import annotations
 
@@ -15,13 +18,18 @@ from gymnasium.wrappers import vector as vw
 import envfleet
 
 
+def vector_env(task_id: str, **kwargs):
+    """``envfleet.make`` with Gymnasium's VectorEnv conventions."""
+    return envfleet.make(task_id, conventions="gymnasium", **kwargs)
+
+
 @pytest.fixture
 def cartpole():
     """``cartpole(**kwargs)`` makes a CartPole-v1 pool (4 envs unless told otherwise) that is
     closed after the test."""
     with contextlib.ExitStack() as pools:
         yield lambda num_envs=4, **kwargs: pools.enter_context(
-            contextlib.closing(envfleet.make("CartPole-v1", num_envs=num_envs, **kwargs))
+            contextlib.closing(vector_env("CartPole-v1", num_envs=num_envs, **kwargs))
         )
 
 
@@ -136,9 +144,9 @@ def _manual_episode_stats(env, actions_seq):
 )
 def test_record_episode_statistics(task, kwargs):
     n = 4
-    inner = envfleet.make(task, num_envs=n, **kwargs)
+    inner = vector_env(task, num_envs=n, **kwargs)
     env = vw.RecordEpisodeStatistics(inner)
-    twin = envfleet.make(task, num_envs=n, **kwargs)  # same seed: same trajectory
+    twin = vector_env(task, num_envs=n, **kwargs)  # same seed: same trajectory
     try:
         rng = np.random.default_rng(0)
         high = inner.single_action_space.n
@@ -164,7 +172,7 @@ def test_record_episode_statistics(task, kwargs):
 def test_record_episode_statistics_same_step():
     n = 3
     env = vw.RecordEpisodeStatistics(
-        envfleet.make("Counting-v0", num_envs=n, episode_length=4, autoreset_mode="same_step")
+        vector_env("Counting-v0", num_envs=n, episode_length=4, autoreset_mode="same_step")
     )
     try:
         env.reset()
@@ -200,7 +208,7 @@ class _RecordRaw(gymnasium.vector.VectorObservationWrapper):
 
 
 def test_normalize_observation():
-    env = vw.NormalizeObservation(_RecordRaw(envfleet.make("CartPole-v1", num_envs=4)))
+    env = vw.NormalizeObservation(_RecordRaw(vector_env("CartPole-v1", num_envs=4)))
     try:
         obs, _ = env.reset(seed=0)
         rng = np.random.default_rng(1)
@@ -215,7 +223,7 @@ def test_normalize_observation():
 
 
 def test_normalize_reward_scales_each_step_uniformly():
-    inner = envfleet.make("Counting-v0", num_envs=4, episode_length=1000)
+    inner = vector_env("Counting-v0", num_envs=4, episode_length=1000)
     env = vw.NormalizeReward(inner)
     try:
         env.reset()
@@ -232,7 +240,7 @@ def test_normalize_reward_scales_each_step_uniformly():
 
 def test_clip_reward():
     env = vw.ClipReward(
-        envfleet.make("Counting-v0", num_envs=4, episode_length=1000),
+        vector_env("Counting-v0", num_envs=4, episode_length=1000),
         min_reward=1.0,
         max_reward=3.0,
     )
@@ -245,7 +253,7 @@ def test_clip_reward():
 
 
 def test_transform_observation():
-    inner = envfleet.make("Counting-v0", num_envs=2, episode_length=1000)
+    inner = vector_env("Counting-v0", num_envs=2, episode_length=1000)
     single = Box(-np.inf, np.inf, (2,), np.float64)
     space = batch_space(single, 2)
     env = vw.TransformObservation(inner, lambda obs: obs * 2.5, space, single)
@@ -260,6 +268,7 @@ def test_transform_observation():
 
 
 def test_envpool_dict_action_form():
+    # An async pool: EnvPool's send/recv with env ids (its conventions, the default).
     env = envfleet.make("Counting-v0", num_envs=4, batch_size=2, episode_length=100)
     try:
         env.async_reset()
@@ -279,7 +288,7 @@ def test_envpool_dict_action_form():
 
 
 def test_dict_action_form_in_step():
-    env = envfleet.make("Counting-v0", num_envs=3)
+    env = vector_env("Counting-v0", num_envs=3)
     try:
         env.reset()
         _, rew, _, _, info = env.step({"action": np.array([4, 6]), "env_id": np.array([2, 0])})

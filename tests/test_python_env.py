@@ -97,8 +97,13 @@ def _run_pair(ours, ref, actions, seed: int, info_keys=()) -> None:
 @pytest.mark.parametrize("sutton_barto_reward", [False, True])
 def test_cartpole_matches_gymnasium(cartpole, seed, sutton_barto_reward):
     n, steps = 4, 3000
+    # Gymnasium's conventions: float64 rewards, compared exactly with its SyncVectorEnv.
     ours = envfleet.make(
-        "PyCartPole-v1", num_envs=n, seed=seed, sutton_barto_reward=sutton_barto_reward
+        "PyCartPole-v1",
+        num_envs=n,
+        seed=seed,
+        sutton_barto_reward=sutton_barto_reward,
+        conventions="gymnasium",
     )
     ref = gymnasium.make_vec(
         "CartPole-v1", n, vectorization_mode="sync", sutton_barto_reward=sutton_barto_reward
@@ -151,7 +156,13 @@ def _gymnasium_twin(env_class, n: int, **options):
 @pytest.mark.parametrize("slip_probability", [0.0, 0.25])
 def test_grid_world_matches_its_uncompiled_self(grid_world, slip_probability):
     n, steps, seed = 4, 1500, 3
-    ours = envfleet.make("PyGridWorld-v0", num_envs=n, seed=seed, slip_probability=slip_probability)
+    ours = envfleet.make(
+        "PyGridWorld-v0",
+        num_envs=n,
+        seed=seed,
+        slip_probability=slip_probability,
+        conventions="gymnasium",
+    )
     ref = _gymnasium_twin(grid_world.GridWorld, n, slip_probability=slip_probability)
     actions = np.random.default_rng(seed).integers(0, 4, (steps, n))
     _run_pair(ours, ref, actions, seed, info_keys=("shortest_path",))
@@ -214,7 +225,9 @@ def _distances(walls: np.ndarray, goal: np.ndarray) -> np.ndarray:
 def test_point_mass_box_actions_tuple_obs_and_info(test_envs):
     n, steps, seed = 3, 400, 9
     options = {"friction": 0.05, "max_bumps": 2}
-    ours = envfleet.make("TestPointMass-v0", num_envs=n, seed=seed, **options)
+    ours = envfleet.make(
+        "TestPointMass-v0", num_envs=n, seed=seed, conventions="gymnasium", **options
+    )
     ref = _gymnasium_twin(PointMass, n, **options)
     actions = np.random.default_rng(0).uniform(-1.5, 1.5, (steps, n, 2)).astype(np.float32)
     _run_pair(ours, ref, actions, seed, info_keys=("speed", "position"))

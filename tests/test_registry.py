@@ -95,6 +95,7 @@ def scratch_ids():
     yield ids
     for task_id in ids:
         registry._registry.pop(task_id, None)
+        gymnasium.registry.pop(f"envfleet/{task_id}", None)
     in_use = {reg.env_type for reg in registry._registry.values()}
     for env_type in set(registry._family_of_type) - in_use:
         del registry._family_of_type[env_type]
@@ -247,12 +248,13 @@ def test_make_spec_of_an_options_task_keeps_registered_defaults():
 
 
 def test_make_variants_return_their_front_ends():
-    for make, cls in [
-        (envfleet.make_gymnasium, envfleet.GymnasiumEnvPool),
-        (envfleet.make_gym, envfleet.GymEnvPool),
-        (envfleet.make_dm, envfleet.DmEnvPool),
+    for make, kwargs, cls in [
+        (envfleet.make_gymnasium, {}, envfleet.GymnasiumVectorEnvPool),
+        (envfleet.make_gym, {}, envfleet.GymnasiumVectorEnvPool),  # as in EnvPool 1.2.5
+        (envfleet.make_gym, {"legacy_api": True}, envfleet.GymEnvPool),
+        (envfleet.make_dm, {}, envfleet.DmEnvPool),
     ]:
-        env = make("Counting-v0", num_envs=2)
+        env = make("Counting-v0", num_envs=2, **kwargs)
         try:
             assert isinstance(env, cls)
             assert env.spec.config.num_envs == 2

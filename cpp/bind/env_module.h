@@ -5,6 +5,9 @@
 //   Pool(...)        the pool: argument checks with the GIL held, stepping without it, and
 //                    zero-copy NumPy arrays over each delivered output block
 //   raw_step_rate()  the physical limit the bench compares with: one env in a bare C++ loop
+// Each Pool also hands out its plain-C entry points (Pool.pool_api(), cpp/bind/pool_api.h),
+// which envfleet._xla's XLA handlers call without Python; a lock per pool serialises them
+// with the Python methods.
 // Module is a tag type of the calling module. PyPool<Module> is a distinct C++ type in every
 // module, so nanobind registers one Pool class per module and no C++ object crosses a module
 // boundary. Include this header from exactly one translation unit of a module: that unit
@@ -25,12 +28,14 @@
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
 
+#include "bind/pool_api.h"
 #include "core/output_blocks.h"
 #include "core/pool.h"
 #include "core/registry.h"
@@ -143,6 +148,39 @@ inline nb::dict SpecToDict(const EnvSpec& spec) {
   return d;
 }
 
+// pool_api.h numbers its element types as DType does.
+static_assert(static_cast<int>(DType::kBool) == ENVFLEET_BOOL &&
+              static_cast<int>(DType::kInt8) == ENVFLEET_INT8 &&
+              static_cast<int>(DType::kUint8) == ENVFLEET_UINT8 &&
+              static_cast<int>(DType::kInt32) == ENVFLEET_INT32 &&
+              static_cast<int>(DType::kInt64) == ENVFLEET_INT64 &&
+              static_cast<int>(DType::kFloat32) == ENVFLEET_FLOAT32 &&
+              static_cast<int>(DType::kFloat64) == ENVFLEET_FLOAT64);
+
+// Copies `count` elements from `from` to `to` (EnvfleetDType codes), converting between the
+// pairs that JAX's x64 switch maps to each other (int64 and int32, float64 and float32) as
+// NumPy's astype does. Returns false for any other pair; with null pointers only checks.
+inline bool ConvertElements(const void* src, int32_t from, void* dst, int32_t to, size_t count) {
+  const auto convert = [&](auto source, auto target) {
+    using Source = decltype(source);
+    using Target = decltype(target);
+    const auto* in = static_cast<const Source*>(src);
+    auto* out = static_cast<Target*>(dst);
+    for (size_t i = 0; i < count; ++i) out[i] = static_cast<Target>(in[i]);
+    return true;
+  };
+  if (from == to) {
+    if (from < ENVFLEET_BOOL || from > ENVFLEET_FLOAT64) return false;
+    if (count > 0) std::memcpy(dst, src, count * ItemSize(static_cast<DType>(from)));
+    return true;
+  }
+  if (from == ENVFLEET_INT64 && to == ENVFLEET_INT32) return convert(int64_t{}, int32_t{});
+  if (from == ENVFLEET_INT32 && to == ENVFLEET_INT64) return convert(int32_t{}, int64_t{});
+  if (from == ENVFLEET_FLOAT64 && to == ENVFLEET_FLOAT32) return convert(double{}, float{});
+  if (from == ENVFLEET_FLOAT32 && to == ENVFLEET_FLOAT64) return convert(float{}, double{});
+  return false;
+}
+
 inline void ReleaseBlockLease(PyObject* capsule) {
   auto* block = static_cast<Block*>(PyCapsule_GetPointer(capsule, "envfleet.block"));
   block->arena->EndLease(block);
@@ -179,6 +217,20 @@ class PyPool {
     all_ids_.resize(static_cast<size_t>(num_envs));
     given_ids_.resize(static_cast<size_t>(num_envs));
     for (int i = 0; i < num_envs; ++i) all_ids_[i] = i;
+    action_scratch_.resize(static_cast<size_t>(num_envs) * pool_->action_bytes());
+    for (const ArraySpec& key : pool_->layout().keys) {
+      api_keys_.push_back({static_cast<int32_t>(key.dtype), static_cast<int32_t>(key.shape.size()),
+                           key.shape.data()});
+    }
+    api_ = {ENVFLEET_POOL_API_VERSION,
+            this,
+            num_envs,
+            batch_size,
+            static_cast<int32_t>(api_keys_.size()),
+            api_keys_.data(),
+            &ApiSend,
+            &ApiRecv,
+            &ApiStep};
   }
 
   nb::list Keys() const {
@@ -188,6 +240,7 @@ class PyPool {
   }
 
   void Send(nb::handle action, nb::handle env_id) {
+    auto lock = LockPool();
     CheckOpen();
     Ids ids = CheckIds(env_id, action, /*reset=*/false);
     CopyActions(action, ids);
@@ -195,12 +248,14 @@ class PyPool {
   }
 
   nb::object Recv() {
+    auto lock = LockPool();
     CheckOpen();
     CheckRecvable("recv()");
     return WaitAndDeliver();
   }
 
   nb::object Step(nb::handle action, nb::handle env_id) {
+    auto lock = LockPool();
     CheckOpen();
     Ids ids = CheckIds(env_id, action, /*reset=*/false);
     CheckFillable("step()", ids.count);
@@ -210,6 +265,7 @@ class PyPool {
   }
 
   nb::object Reset(nb::handle env_id) {
+    auto lock = LockPool();
     CheckOpen();
     Ids ids = CheckIds(env_id, nb::none(), /*reset=*/true);
     CheckFillable("reset()", ids.count);
@@ -218,6 +274,7 @@ class PyPool {
   }
 
   void Reseed(nb::handle env_id, const std::vector<uint64_t>& seeds) {
+    auto lock = LockPool();
     CheckOpen();
     Ids ids = CheckIds(env_id, nb::none(), /*reset=*/true);
     if (seeds.size() != ids.count) throw nb::value_error("need one seed per env id");
@@ -225,6 +282,7 @@ class PyPool {
   }
 
   void AsyncReset() {
+    auto lock = LockPool();
     CheckOpen();
     for (int i = 0; i < pool_->options().num_envs; ++i) {
       if (pool_->in_flight(i)) {
@@ -240,6 +298,7 @@ class PyPool {
   // drawn on the worker threads. The Python front end picks the defaults and checks the
   // render options with friendlier messages; these checks keep a direct call safe.
   nb::object Render(nb::handle env_id, int camera_id, int width, int height) {
+    auto lock = LockPool();
     CheckOpen();
     const RenderSpec& render = pool_->spec().render;
     if (render.width <= 0) throw nb::value_error("this env type has no renderer");
@@ -294,7 +353,18 @@ class PyPool {
     return frames;
   }
 
-  void Close() { pool_->Close(); }
+  void Close() {
+    auto lock = LockPool();
+    pool_->Close();
+  }
+
+  // The plain-C table of this pool (cpp/bind/pool_api.h) in a capsule; valid while the pool
+  // lives, which the holder ensures by keeping the pool too.
+  nb::object PoolApi() {
+    PyObject* capsule = PyCapsule_New(&api_, ENVFLEET_POOL_API_CAPSULE, nullptr);
+    if (capsule == nullptr) throw nb::python_error();
+    return nb::steal(capsule);
+  }
   bool closed() const { return pool_->closed(); }
   int64_t pending() const { return pool_->pending(); }
   bool episode_over(int env_id) const { return pool_->episode_over(env_id); }
@@ -310,25 +380,45 @@ class PyPool {
     if (pool_->closed()) throw std::runtime_error("this env pool is closed");
   }
 
-  void CheckRecvable(const char* call) const {
-    const int64_t needs = pool_->HeadNeeds();
-    if (pool_->pending() < needs) {
-      throw nb::value_error((std::string(call) + " would wait forever: the next batch needs " +
-                             std::to_string(needs) + " results but only " +
-                             std::to_string(pool_->pending()) +
-                             " envs have actions in flight; send() more first")
-                                .c_str());
+  // Holds the pool's lock. If an XLA call has it (it may be waiting for a whole batch), waits
+  // without the GIL: other Python threads, and Python callbacks of the same jitted program,
+  // must not stall behind it.
+  std::unique_lock<std::mutex> LockPool() {
+    std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+    if (!lock.owns_lock()) {
+      nb::gil_scoped_release release;
+      lock.lock();
     }
+    return lock;
+  }
+
+  void CheckRecvable(const char* call) const {
+    const std::string problem = RecvProblem(call);
+    if (!problem.empty()) throw nb::value_error(problem.c_str());
+  }
+
+  std::string RecvProblem(const char* call) const {
+    const int64_t needs = pool_->HeadNeeds();
+    if (pool_->pending() >= needs) return {};
+    return std::string(call) + " would wait forever: the next batch needs " +
+           std::to_string(needs) + " results but only " + std::to_string(pool_->pending()) +
+           " envs have actions in flight; send() more first";
   }
 
   void CheckFillable(const char* call, size_t count) const {
-    if (!pool_->CanFillHead(count)) {
-      throw nb::value_error((std::string(call) + " would wait forever: the next batch needs " +
-                             std::to_string(pool_->HeadNeeds()) + " results but only " +
-                             std::to_string(pool_->pending() + static_cast<int64_t>(count)) +
-                             " envs would have actions in flight; send() more or recv() first")
-                                .c_str());
-    }
+    const std::string problem = FillProblem(call, count, /*sealed=*/true);
+    if (!problem.empty()) throw nb::value_error(problem.c_str());
+  }
+
+  // Why sending `count` more envs and waiting would never complete the head block, or "".
+  // A sealed call (Python's step/reset) fixes the head block to its envs when none are in
+  // flight; an unsealed one (the XLA step, whose batch is always batch_size rows) does not.
+  std::string FillProblem(const char* call, size_t count, bool sealed) const {
+    const int64_t would_pend = pool_->pending() + static_cast<int64_t>(count);
+    if (sealed ? pool_->CanFillHead(count) : would_pend >= pool_->HeadNeeds()) return {};
+    return std::string(call) + " would wait forever: the next batch needs " +
+           std::to_string(pool_->HeadNeeds()) + " results but only " + std::to_string(would_pend) +
+           " envs would have actions in flight; send() more or recv() first";
   }
 
   // The caller steps about its fair share itself rather than hand everything to the workers:
@@ -362,7 +452,7 @@ class PyPool {
     std::memcpy(PyArray_DATA(reinterpret_cast<PyArrayObject*>(ids.ptr())),
                 block->key_bases[kEnvId] + first * sizeof(int32_t), rows * sizeof(int32_t));
     const int32_t failed = block->failed_env;
-    const std::string message = "env " + std::to_string(failed) + " raised: " + block->error;
+    const std::string message = EnvErrorMessage(block);
     pool_->Discard(block);
     nb::object type = nb::module_::import_("envfleet.errors").attr("EnvError");
     nb::object error = type(message);
@@ -370,6 +460,10 @@ class PyPool {
     nb::setattr(error, "env_ids", ids);
     PyErr_SetObject(type.ptr(), error.ptr());
     throw nb::python_error();
+  }
+
+  static std::string EnvErrorMessage(const Block* block) {
+    return "env " + std::to_string(block->failed_env) + " raised: " + block->error;
   }
 
   nb::object Wrap(Block* block) {
@@ -422,23 +516,27 @@ class PyPool {
                                   .c_str());
       }
     }
+    const std::string problem = IdStateProblem(ids, reset);
+    if (!problem.empty()) throw nb::value_error(problem.c_str());
+    return ids;
+  }
+
+  // Why envs `ids` cannot be sent an action (or a reset) now, or "" if they can.
+  std::string IdStateProblem(const Ids& ids, bool reset) const {
     for (size_t i = 0; i < ids.count; ++i) {
       const int32_t id = ids.data[i];
       if (pool_->in_flight(id)) {
-        throw nb::value_error(("env_id " + std::to_string(id) +
-                               " is not waiting for an action: its previous action is still in "
-                               "flight; recv() its result first")
-                                  .c_str());
+        return "env_id " + std::to_string(id) +
+               " is not waiting for an action: its previous action is still in flight; recv() "
+               "its result first";
       }
       if (!reset && pool_->options().autoreset_mode == AutoresetMode::kDisabled &&
           pool_->episode_over(id)) {
-        throw nb::value_error(("env_id " + std::to_string(id) +
-                               " has no running episode and autoreset_mode is DISABLED: "
-                               "reset it first")
-                                  .c_str());
+        return "env_id " + std::to_string(id) +
+               " has no running episode and autoreset_mode is DISABLED: reset it first";
       }
     }
-    return ids;
+    return {};
   }
 
   // Converts env ids: None means every env; otherwise an integer or a 1-D integer array of
@@ -464,26 +562,34 @@ class PyPool {
                                   .c_str());
       }
       for (npy_intp i = 0; i < count; ++i) {
-        if (values[i] < 0 || values[i] >= num_envs) {
-          throw nb::value_error(("env_id " + std::to_string(values[i]) +
-                                 " is out of range: valid ids are 0.." +
-                                 std::to_string(num_envs - 1))
-                                    .c_str());
-        }
+        const std::string problem = IdRangeProblem(values[i]);
+        if (!problem.empty()) throw nb::value_error(problem.c_str());
         given_ids_[static_cast<size_t>(i)] = static_cast<int32_t>(values[i]);
       }
       ids = {given_ids_.data(), static_cast<size_t>(count)};
     }
-    if (ids.count == 0) throw nb::value_error("env_id is empty: give at least one env id");
+    const std::string problem = IdListProblem(ids);
+    if (!problem.empty()) throw nb::value_error(problem.c_str());
+    return ids;
+  }
+
+  std::string IdRangeProblem(int64_t id) const {
+    const int num_envs = pool_->options().num_envs;
+    if (id >= 0 && id < num_envs) return {};
+    return "env_id " + std::to_string(id) + " is out of range: valid ids are 0.." +
+           std::to_string(num_envs - 1);
+  }
+
+  // Why in-range ids `ids` are not a valid list (empty, or an id given twice), or "".
+  std::string IdListProblem(const Ids& ids) {
+    if (ids.count == 0) return "env_id is empty: give at least one env id";
     ++epoch_;
     for (size_t i = 0; i < ids.count; ++i) {
       const int32_t id = ids.data[i];
-      if (marks_[id] == epoch_) {
-        throw nb::value_error(("env_id " + std::to_string(id) + " appears twice").c_str());
-      }
+      if (marks_[id] == epoch_) return "env_id " + std::to_string(id) + " appears twice";
       marks_[id] = epoch_;
     }
-    return ids;
+    return {};
   }
 
   // Checks the action batch (already of the spec's dtype, C-contiguous: the Python front end
@@ -515,6 +621,15 @@ class PyPool {
           ("action has shape " + got + " but shape " + expected + " was expected").c_str());
     }
     const char* data = static_cast<const char*>(PyArray_DATA(array));
+    const std::string problem = ActionValueProblem(data, ids);
+    if (!problem.empty()) throw nb::value_error(problem.c_str());
+    StoreActions(data, ids);
+  }
+
+  // Why actions `data` (one per env of `ids`, in the spec's dtype) are out of the action
+  // space, or "".
+  std::string ActionValueProblem(const char* data, const Ids& ids) const {
+    const ArraySpec& spec = pool_->spec().action;
     const size_t total = ids.count * action_elements_;
     if (spec.discrete) {
       const auto* values = reinterpret_cast<const int64_t*>(data);
@@ -523,12 +638,11 @@ class PyPool {
         const double low = spec.low.size() == 1 ? spec.low[0] : spec.low[e];
         const double high = spec.high.size() == 1 ? spec.high[0] : spec.high[e];
         if (values[i] < low || values[i] > high) {
-          throw nb::value_error(("action " + std::to_string(values[i]) + " for env_id " +
-                                 std::to_string(ids.data[i / action_elements_]) +
-                                 " is out of range: valid actions are " +
-                                 std::to_string(static_cast<int64_t>(low)) + ".." +
-                                 std::to_string(static_cast<int64_t>(high)))
-                                    .c_str());
+          return "action " + std::to_string(values[i]) + " for env_id " +
+                 std::to_string(ids.data[i / action_elements_]) +
+                 " is out of range: valid actions are " +
+                 std::to_string(static_cast<int64_t>(low)) + ".." +
+                 std::to_string(static_cast<int64_t>(high));
         }
       }
     } else if (spec.dtype == DType::kFloat32 || spec.dtype == DType::kFloat64) {
@@ -536,17 +650,148 @@ class PyPool {
         double v = spec.dtype == DType::kFloat32 ? reinterpret_cast<const float*>(data)[i]
                                                  : reinterpret_cast<const double*>(data)[i];
         if (!std::isfinite(v)) {
-          throw nb::value_error(("action for env_id " +
-                                 std::to_string(ids.data[i / action_elements_]) +
-                                 " is not finite (nan or inf)")
-                                    .c_str());
+          return "action for env_id " + std::to_string(ids.data[i / action_elements_]) +
+                 " is not finite (nan or inf)";
         }
       }
     }
+    return {};
+  }
+
+  void StoreActions(const char* data, const Ids& ids) {
     const size_t bytes = pool_->action_bytes();
     for (size_t i = 0; i < ids.count; ++i) {
       std::memcpy(pool_->action_slot(ids.data[i]), data + i * bytes, bytes);
     }
+  }
+
+  // ---- the plain-C path (cpp/bind/pool_api.h): no GIL, no Python objects ---------------------
+
+  // Runs `call` under the pool's lock; returns NULL or its error message, which lives until
+  // this thread's next call.
+  template <typename Call>
+  static const char* RawCall(void* self, Call&& call) {
+    thread_local std::string error;
+    auto* pool = static_cast<PyPool*>(self);
+    try {
+      std::lock_guard<std::mutex> lock(pool->mutex_);
+      error = call(*pool);
+    } catch (const std::exception& e) {
+      error = std::string("envfleet pool: ") + e.what();
+    } catch (...) {
+      error = "envfleet pool: unknown C++ exception";
+    }
+    return error.empty() ? nullptr : error.c_str();
+  }
+
+  static const char* ApiSend(void* self, const EnvfleetArray* action, const int32_t* env_ids,
+                             int64_t count) {
+    return RawCall(self, [&](PyPool& pool) {
+      return pool.RawSend("send()", *action, env_ids, count, /*step=*/false);
+    });
+  }
+
+  static const char* ApiRecv(void* self, const EnvfleetArray* outputs, int64_t num_outputs) {
+    return RawCall(self, [&](PyPool& pool) {
+      std::string problem = pool.OutputsProblem(outputs, num_outputs);
+      return problem.empty() ? pool.RawReceive("recv()", outputs) : problem;
+    });
+  }
+
+  static const char* ApiStep(void* self, const EnvfleetArray* action, const int32_t* env_ids,
+                             int64_t count, const EnvfleetArray* outputs, int64_t num_outputs) {
+    return RawCall(self, [&](PyPool& pool) {
+      std::string problem = pool.OutputsProblem(outputs, num_outputs);
+      if (problem.empty()) problem = pool.RawSend("step()", *action, env_ids, count, true);
+      return problem.empty() ? pool.RawReceive("step()", outputs) : problem;
+    });
+  }
+
+  // Send's checks (the messages of the Python path) and queueing, over raw buffers. A step
+  // also checks that the batch can fill and reserves the caller's share of the envs.
+  std::string RawSend(const char* call, const EnvfleetArray& action, const int32_t* env_ids,
+                      int64_t count, bool step) {
+    if (pool_->closed()) return "this env pool is closed";
+    const int num_envs = pool_->options().num_envs;
+    if (count > num_envs) {
+      return "env_id has " + std::to_string(count) + " entries but there are only " +
+             std::to_string(num_envs) + " envs";
+    }
+    for (int64_t i = 0; i < count; ++i) {
+      std::string problem = IdRangeProblem(env_ids[i]);
+      if (!problem.empty()) return problem;
+    }
+    const Ids ids{env_ids, static_cast<size_t>(count)};
+    std::string problem = IdListProblem(ids);
+    if (problem.empty()) problem = IdStateProblem(ids, /*reset=*/false);
+    if (!problem.empty()) return problem;
+    const ArraySpec& spec = pool_->spec().action;
+    const int64_t expected = count * static_cast<int64_t>(action_elements_);
+    if (action.elements != expected) {
+      return std::string(call) + ": the action batch has " + std::to_string(action.elements) +
+             " elements but " + std::to_string(count) + " envs need " + std::to_string(expected);
+    }
+    if (!ConvertElements(action.data, action.dtype, action_scratch_.data(),
+                         static_cast<int32_t>(spec.dtype), static_cast<size_t>(expected))) {
+      return std::string(call) + ": the action must be " + DTypeName(spec.dtype) +
+             " (or its 32-bit counterpart)";
+    }
+    problem = ActionValueProblem(action_scratch_.data(), ids);
+    if (problem.empty() && step) problem = FillProblem(call, ids.count, /*sealed=*/false);
+    if (!problem.empty()) return problem;
+    StoreActions(action_scratch_.data(), ids);
+    pool_->Enqueue(ids.data, ids.count, /*reset=*/false, /*seal=*/false,
+                   step ? Reserve(ids.count) : 0);
+    return {};
+  }
+
+  // Why `outputs` cannot receive the next batch (wrong count, size or dtype), or "".
+  std::string OutputsProblem(const EnvfleetArray* outputs, int64_t num_outputs) const {
+    if (pool_->closed()) return "this env pool is closed";
+    const BlockLayout& layout = pool_->layout();
+    if (num_outputs != static_cast<int64_t>(layout.keys.size())) {
+      return "the batch has " + std::to_string(layout.keys.size()) + " arrays, not " +
+             std::to_string(num_outputs);
+    }
+    const int64_t rows = pool_->HeadNeeds();
+    if (rows != static_cast<int64_t>(layout.batch_size)) {
+      return "the next batch has " + std::to_string(rows) +
+             " rows (the rest of a partial step() or reset() made from Python), not batch_size "
+             "= " +
+             std::to_string(layout.batch_size) + ": recv() it from Python first";
+    }
+    for (size_t k = 0; k < layout.keys.size(); ++k) {
+      const ArraySpec& key = layout.keys[k];
+      const int64_t elements = rows * static_cast<int64_t>(key.NumElements());
+      if (outputs[k].elements != elements ||
+          !ConvertElements(nullptr, static_cast<int32_t>(key.dtype), nullptr, outputs[k].dtype,
+                           0)) {
+        return "output '" + key.name + "' must hold " + std::to_string(elements) + " " +
+               DTypeName(key.dtype) + " elements (or their 32-bit counterpart)";
+      }
+    }
+    return {};
+  }
+
+  // Waits for the head block (OutputsProblem has checked `outputs` against it), copies it
+  // out and recycles it at once: nothing outside keeps a view of it.
+  std::string RawReceive(const char* call, const EnvfleetArray* outputs) {
+    std::string problem = RecvProblem(call);
+    if (!problem.empty()) return problem;
+    pool_->Wait();
+    Block* block = pool_->Deliver();
+    if (block->failed.load(std::memory_order_acquire)) {
+      problem = EnvErrorMessage(block);
+      pool_->Discard(block);
+      return problem;
+    }
+    const BlockLayout& layout = pool_->layout();
+    for (size_t k = 0; k < layout.keys.size(); ++k) {
+      ConvertElements(block->key_bases[k], static_cast<int32_t>(layout.keys[k].dtype),
+                      outputs[k].data, outputs[k].dtype, static_cast<size_t>(outputs[k].elements));
+    }
+    pool_->Discard(block);
+    return {};
   }
 
   static constexpr int kMaxRenderSide = 16384;
@@ -558,6 +803,11 @@ class PyPool {
   uint32_t epoch_ = 0;
   std::vector<int32_t> all_ids_;
   std::vector<int32_t> given_ids_;  // env ids of the current call, converted to int32
+  // Serialises the Python methods with the plain-C calls, which come from XLA's threads.
+  std::mutex mutex_;
+  std::vector<char> action_scratch_;  // a plain-C call's actions, widened to the spec's dtype
+  std::vector<EnvfleetKey> api_keys_;
+  EnvfleetPoolApi api_{};
 };
 
 // Random valid actions, drawn up front so drawing them is not timed.
@@ -730,7 +980,10 @@ void BindEnvModule(nb::module_& m, EnvTypeMap& types) {
       .def("episode_over", &PyPool<Module>::episode_over, nb::arg("env_id"))
       .def_prop_ro("closed", &PyPool<Module>::closed)
       .def_prop_ro("pending", &PyPool<Module>::pending)
-      .def_prop_ro("num_blocks", &PyPool<Module>::num_blocks);
+      .def_prop_ro("num_blocks", &PyPool<Module>::num_blocks)
+      .def("pool_api", &PyPool<Module>::PoolApi,
+           "The pool's plain-C entry points (cpp/bind/pool_api.h) in a PyCapsule, for native\n"
+           "callers such as envfleet._xla; valid while this pool lives.");
   m.def(
       "raw_step_rate",
       [](const std::string& type_name, const nb::dict& options, int64_t num_steps,

@@ -1,30 +1,41 @@
 """envfleet: many reinforcement-learning environments at once, from a C++ thread pool.
 
-A drop-in for EnvPool's documented interface (``import envfleet as envpool``) whose
-Gymnasium front end is a real ``gymnasium.vector.VectorEnv``.
+A drop-in for EnvPool's documented interface (``import envfleet as envpool``): its pools
+follow EnvPool 1.2.5's conventions, and sync pools are also real
+``gymnasium.vector.VectorEnv``s; ``conventions="gymnasium"`` (or
+``gymnasium.make_vec("envfleet/<task id>", ...)``) gives Gymnasium's own VectorEnv conventions.
 """
 
 from envfleet import families as _families  # noqa: F401  (registers the task ids)
+from envfleet.base import PoolBase
 from envfleet.dm import DmEnvPool
 from envfleet.errors import EngineNotInstalledError, EnvError
 from envfleet.gym_env import GymEnvPool
-from envfleet.gymnasium_env import GymnasiumEnvPool
+from envfleet.gymnasium_env import GymnasiumEnvPool, GymnasiumVectorEnvPool
 from envfleet.make import make, make_dm, make_gym, make_gymnasium
 from envfleet.python_env import EnvDefinitionError, PythonEnv, register_python_env
 from envfleet.registry import list_all_envs, make_spec, register
-from envfleet.spec import AutoresetMode, EnvSpec
+from envfleet.spec import AutoresetMode, Conventions, EnvSpec
+
+# EnvPool's names: its dm pool class, and the base of every pool.
+DMEnvPool = DmEnvPool
+EnvPool = PoolBase
 
 __version__ = "0.1.0"
 
 __all__ = [
     "AutoresetMode",
+    "Conventions",
+    "DMEnvPool",
     "DmEnvPool",
     "EngineNotInstalledError",
     "EnvDefinitionError",
     "EnvError",
+    "EnvPool",
     "EnvSpec",
     "GymEnvPool",
     "GymnasiumEnvPool",
+    "GymnasiumVectorEnvPool",
     "PythonEnv",
     "list_all_envs",
     "make",

@@ -44,6 +44,12 @@ class Pool:
     @property
     def num_blocks(self) -> int: ...
 
+    def pool_api(self) -> object:
+        """
+        The pool's plain-C entry points (cpp/bind/pool_api.h) in a PyCapsule, for native
+        callers such as envfleet._xla; valid while this pool lives.
+        """
+
 def raw_step_rate(type_name: str, options: dict, num_steps: int, max_episode_steps: int, seed: int = 0, num_envs: int = 1) -> tuple:
     """
     Steps one env (or num_envs, round-robin) in a plain single-threaded C++ loop (the

@@ -9,12 +9,14 @@ keys, and (SAME_STEP autoreset) ``final_obs:*`` / ``final_info:*``.
 from __future__ import annotations
 
 import numbers
+import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from envfleet.render_window import HumanWindow
-from envfleet.spec import AutoresetMode, EnvSpec
+from envfleet.spec import AutoresetMode, Conventions, EnvSpec
 
 REWARD, TERMINATED, TRUNCATED, ENV_ID, ELAPSED_STEP = range(5)
 FIRST_ENV_KEY = 5
@@ -53,6 +55,8 @@ class PoolBase:
         self._action_discrete = spec.action_key.discrete
         self._same_step = config.autoreset_mode is AutoresetMode.SAME_STEP
         self._all_env_ids = np.arange(config.num_envs, dtype=np.int32)
+        self._envpool_conventions = config.conventions is Conventions.ENVPOOL
+        self._reward_dtype = config.conventions.reward_dtype
 
     @property
     def spec(self) -> EnvSpec:
@@ -63,6 +67,8 @@ class PoolBase:
 
     @property
     def config(self):
+        """What the pool was made with, by key (``config["num_envs"]``, EnvPool's dict) or by
+        attribute (``config.num_envs``)."""
         return self._spec.config
 
     @property
@@ -82,9 +88,9 @@ class PoolBase:
         action, env_id = self._split_action(action, env_id)
         self._pool.send(self._action_array(action), env_id)
 
-    def recv(self, *args: Any, **kwargs: Any):
+    def recv(self, reset: bool = False, return_info: bool = True):
         """Waits for the next batch of ``batch_size`` results and returns it formatted."""
-        return self._format(self._pool.recv(), *args, **kwargs)
+        raise NotImplementedError
 
     def render(self, env_ids: Any = None, camera_id: int | None = None):
         """Draws envs ``env_ids`` (default: ``[render_env_id]``) as a ``(B, H, W, 3)`` uint8
@@ -119,6 +125,50 @@ class PoolBase:
         """Queues a reset of every env; ``recv()`` then returns their first observations."""
         self._pool.async_reset()
 
+    def seed(self, seed: int | Sequence[int] | None = None) -> None:
+        """The pre-0.26 gym call, kept because EnvPool code calls it: re-seeds every env for
+        its next reset (an int s gives env i the seed s + i, a sequence one seed per env).
+
+        Warns, as EnvPool does, because seeds belong in ``make(..., seed=...)`` or
+        ``reset(seed=...)``; EnvPool ignores the call, envfleet applies it.
+        """
+        if seed is None:
+            warnings.warn(
+                "seed() without a seed does nothing: seeds are given to make(..., seed=...) "
+                "or reset(seed=...)",
+                UserWarning,
+                stacklevel=2,
+            )
+            return
+        self._reseed(seed, None)
+        warnings.warn(
+            "seed(s) is the pre-0.26 gym API: the envs use the new seeds from their next "
+            "reset; prefer make(..., seed=...) or reset(seed=...)",
+            UserWarning,
+            stacklevel=2,
+        )
+
+    def _reseed(self, seed: Any, env_id: Any) -> None:
+        """Re-seeds envs ``env_id`` (all if None) for their next reset, as Gymnasium does."""
+        ids = self._all_env_ids if env_id is None else np.asarray(env_id).reshape(-1)
+        if isinstance(seed, numbers.Integral) and not isinstance(seed, bool | np.bool_):
+            if seed < 0:
+                raise ValueError(f"seed must be >= 0, got {seed}")
+            seeds = [int(seed) + int(i) for i in ids]
+        elif isinstance(seed, Sequence | np.ndarray) and not isinstance(seed, str | bytes):
+            seeds = list(seed)
+            if len(seeds) != len(ids):
+                raise ValueError(f"seed has {len(seeds)} entries for {len(ids)} envs being reset")
+            for i, s in enumerate(seeds):
+                if isinstance(s, bool | np.bool_) or not isinstance(s, numbers.Integral) or s < 0:
+                    raise ValueError(f"seed[{i}] must be an int >= 0, got {s!r}")
+            seeds = [int(s) for s in seeds]
+        else:
+            raise TypeError(f"seed must be an int or a sequence of ints, got {seed!r}")
+        if max(seeds) > 2**63 - 1:
+            raise ValueError(f"seeds must be < 2**63, got {max(seeds)}")
+        self._pool.reseed(np.ascontiguousarray(ids, dtype=np.int32), seeds)
+
     def _split_action(self, action: Any, env_id: Any) -> tuple[Any, Any]:
         if isinstance(action, dict):  # EnvPool's {"action": ..., "env_id": ...}
             unknown = set(action) - {"action", "env_id", "players.env_id"}
@@ -141,15 +191,20 @@ class PoolBase:
             return action
         array = np.asarray(action)
         kind = array.dtype.kind
-        if self._action_discrete and kind not in "iu":
-            raise TypeError(
-                f"action must hold integers for {self._spec.action_space}, got dtype {array.dtype}"
-            )
-        if not self._action_discrete and kind not in "fiu":
+        if kind not in "biuf":
             raise TypeError(
                 f"action must hold numbers for {self._spec.action_space}, got dtype {array.dtype}"
             )
-        if kind == "u" and self._action_discrete and array.size and array.max() > 2**62:
+        if self._action_discrete and kind == "f":
+            # EnvPool casts float actions to the action's integer type (toward zero), and
+            # libraries rely on it (Tianshou's random policies sample floats); a value that
+            # has no integer is refused instead of becoming an arbitrary one.
+            if not np.all(np.isfinite(array)):
+                raise ValueError(
+                    f"action for {self._spec.action_space} must be finite, got {array!r}"
+                )
+            array = np.trunc(array)
+        if self._action_discrete and kind in "uf" and array.size and np.abs(array).max() > 2**62:
             raise ValueError("action is out of range")
         return np.ascontiguousarray(array, dtype=self._action_dtype)
 
@@ -164,8 +219,15 @@ class PoolBase:
             return tuple(values)
         return {key.name: v for key, v in zip(self._spec.obs_keys, values, strict=True)}
 
+    def _reward(self, out: tuple) -> np.ndarray:
+        """The batch's rewards in the dtype of the pool's conventions (the core's are float64,
+        the reference envs' own; EnvPool's are float32)."""
+        return out[REWARD].astype(self._reward_dtype, copy=False)
+
     def _info(self, out: tuple) -> dict[str, Any]:
         info = {"env_id": out[ENV_ID], "elapsed_step": out[ELAPSED_STEP]}
+        if self._envpool_conventions:  # one player per env: the players' env ids are the envs'
+            info["players"] = {"env_id": out[ENV_ID]}
         first = FIRST_ENV_KEY + self._num_obs
         for i, name in enumerate(self._info_names):
             info[name] = out[first + i]
@@ -180,13 +242,17 @@ class PoolBase:
             info["_final_info"] = done
         return info
 
-    def _format(self, out: tuple, *args: Any, **kwargs: Any):
-        raise NotImplementedError
-
     def _close_pool(self) -> None:
         self._pool.close()
         if self._window is not None:
             self._window.close()
+
+    def xla(self):
+        """EnvPool's ``xla()``: ``(handle, recv, send, step)``, this pool's calls as XLA custom
+        calls for jitted JAX loops (docs/xla.md). Needs ``pip install 'envfleet[jax]'``."""
+        from envfleet.xla import make_xla
+
+        return make_xla(self)
 
     def __len__(self) -> int:
         return self._spec.config.num_envs

@@ -7,7 +7,9 @@ otherwise. ``discount`` is 0 when the episode terminated and 1 otherwise, trunca
 (the dm_env convention); an env that writes a float ``discount`` info entry (Atari with
 ``zero_discount_on_life_loss``: 0 on a life loss, even one that does not end the episode)
 gives its own discount on the steps that did not terminate. ``observation`` is a namedtuple of
-the env's obs keys, its info keys and ``env_id``.
+the env's obs keys, its info keys and ``env_id`` (and, under EnvPool's conventions,
+``players.env_id``). Rewards and discounts are float32 under EnvPool's conventions, float64
+(the reference envs' own values) under ``conventions="dm_env"``.
 """
 
 from __future__ import annotations
@@ -22,13 +24,12 @@ from envfleet.base import (
     ELAPSED_STEP,
     ENV_ID,
     FIRST_ENV_KEY,
-    REWARD,
     TERMINATED,
     TRUNCATED,
     PoolBase,
 )
 from envfleet.errors import EnvError
-from envfleet.spec import AutoresetMode, EnvSpec
+from envfleet.spec import PLAYERS, AutoresetMode, EnvSpec
 
 
 class DmEnvPool(PoolBase, dm_env.Environment):
@@ -37,6 +38,8 @@ class DmEnvPool(PoolBase, dm_env.Environment):
     def __init__(self, spec: EnvSpec):
         PoolBase.__init__(self, spec)
         names = [k.name for k in spec.obs_keys + spec.info_keys] + ["env_id"]
+        if self._envpool_conventions:
+            names.append("players")
         self._State = collections.namedtuple("State", names)  # noqa: N806
         self._num_keys = len(spec.obs_keys) + len(spec.info_keys)
         info_names = [k.name for k in spec.info_keys]
@@ -70,8 +73,10 @@ class DmEnvPool(PoolBase, dm_env.Environment):
         action, env_id = self._split_action(action, env_id)
         return self._format(self._run(self._pool.step, self._action_array(action), env_id))
 
-    def recv(self, *args: Any, **kwargs: Any) -> dm_env.TimeStep:
-        return self._format(self._run(self._pool.recv), *args, **kwargs)
+    def recv(self, reset: bool = False, return_info: bool = True) -> dm_env.TimeStep:
+        """EnvPool's ``recv``: the next batch as a TimeStep (its arguments change nothing
+        for dm pools, as in EnvPool)."""
+        return self._format(self._run(self._pool.recv))
 
     def _run(self, call, *args: Any) -> tuple:
         try:
@@ -95,13 +100,17 @@ class DmEnvPool(PoolBase, dm_env.Environment):
             dm_env.StepType.FIRST,
             np.where(done, dm_env.StepType.LAST, dm_env.StepType.MID),
         ).astype(np.int32)
+        one = np.ones((), self._reward_dtype)
         if self._discount_key is None:
-            discount = np.where(terminated, 0.0, 1.0)
+            discount = np.where(terminated, 0, one)
         else:
-            discount = np.where(terminated, 0.0, out[self._discount_key].astype(np.float64))
+            discount = np.where(terminated, 0, out[self._discount_key].astype(self._reward_dtype))
         keys = out[FIRST_ENV_KEY : FIRST_ENV_KEY + self._num_keys]
-        observation = self._State(*keys, out[ENV_ID])
-        return dm_env.TimeStep(step_type, out[REWARD], discount, observation)
+        if self._envpool_conventions:
+            observation = self._State(*keys, out[ENV_ID], PLAYERS(out[ENV_ID]))
+        else:
+            observation = self._State(*keys, out[ENV_ID])
+        return dm_env.TimeStep(step_type, self._reward(out), discount, observation)
 
     def close(self) -> None:
         self._close_pool()

@@ -1,57 +1,37 @@
-"""The ``gym`` front end, as EnvPool 1.x defines it, with an opt-in pre-0.26 API.
+"""The pre-0.26 gym API, for old training scripts: ``make_gym(..., legacy_api=True)``.
 
-As in EnvPool, ``observation_space`` / ``action_space`` describe ONE env and results follow
-Gymnasium's conventions: ``reset() -> (obs, info)``,
-``step() -> (obs, reward, terminated, truncated, info)``. With ``legacy_api=True`` it speaks the
-pre-0.26 gym API for old training scripts: ``reset() -> obs`` and
+Without ``legacy_api``, ``make_gym`` returns what ``make_gymnasium`` does, as in EnvPool 1.2.5
+(whose gym pools are its Gymnasium pools). With it, ``reset() -> obs`` and
 ``step() -> (obs, reward, done, info)`` with ``info["TimeLimit.truncated"]`` True when the
-episode was cut by the time limit rather than ended by the env.
+episode was cut by the time limit rather than ended by the env. Such a pool is a
+``gymnasium.Env`` but never a ``VectorEnv``: Gymnasium's vector wrappers expect the 5-tuple.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from envfleet.base import REWARD, TERMINATED, TRUNCATED, PoolBase, render_metadata
-from envfleet.spec import EnvSpec
+from envfleet.base import TERMINATED, TRUNCATED
+from envfleet.gymnasium_env import GymnasiumEnvPool
 
 
-class GymEnvPool(PoolBase):
-    """A pool of envs behind EnvPool's ``gym`` interface."""
+class GymEnvPool(GymnasiumEnvPool):
+    """A pool of envs behind the pre-0.26 gym API."""
 
-    def __init__(self, spec: EnvSpec, legacy_api: bool = False):
-        PoolBase.__init__(self, spec)
-        self.legacy_api = bool(legacy_api)
-        self.observation_space = spec.observation_space
-        self.action_space = spec.action_space
-        self.single_observation_space = spec.observation_space
-        self.single_action_space = spec.action_space
-        self.metadata = {
-            "autoreset_mode": spec.config.autoreset_mode.to_gymnasium(),
-            **render_metadata(spec),
-        }
-        self.render_mode = spec.config.render_mode
+    legacy_api = True
 
-    def reset(self, env_id: Any = None):
-        out = self._pool.reset(env_id)
-        obs = self._observation(out)
-        return obs if self.legacy_api else (obs, self._info(out))
+    def reset(self, env_id: Any = None, **kwargs: Any):
+        obs, _ = GymnasiumEnvPool.reset(self, env_id, **kwargs)
+        return obs
 
-    def step(self, action: Any, env_id: Any = None):
-        action, env_id = self._split_action(action, env_id)
-        return self._format(self._pool.step(self._action_array(action), env_id))
+    def recv(self, reset: bool = False, return_info: bool = True):
+        if reset:
+            return GymnasiumEnvPool.recv(self, reset=True)[0]
+        return GymnasiumEnvPool.recv(self)
 
-    def _format(self, out: tuple):
-        obs, info = self._observation(out), self._info(out)
-        terminated, truncated = out[TERMINATED], out[TRUNCATED]
-        if self.legacy_api:
-            info["TimeLimit.truncated"] = truncated & ~terminated
-            return obs, out[REWARD], terminated | truncated, info
-        return obs, out[REWARD], terminated, truncated, info
-
-    def close(self) -> None:
-        self._close_pool()
-
-    def __repr__(self) -> str:
-        c = self._spec.config
-        return f"GymEnvPool({c.task_id}, num_envs={c.num_envs}, batch_size={c.batch_size})"
+    def _format(self, out: tuple, full_in_order: bool = False):
+        obs, reward, terminated, truncated, info = GymnasiumEnvPool._format(
+            self, out, full_in_order
+        )
+        info["TimeLimit.truncated"] = truncated & ~terminated
+        return obs, reward, out[TERMINATED] | out[TRUNCATED], info

@@ -1,37 +1,51 @@
-"""The Gymnasium front end: a real ``gymnasium.vector.VectorEnv``.
+"""The Gymnasium front end: a ``gymnasium.Env`` that steps a batch, and (sync mode) a
+``gymnasium.vector.VectorEnv``.
 
-Spaces follow Gymnasium's VectorEnv contract, because Gymnasium's vector wrappers rely on it:
-``single_observation_space`` / ``single_action_space`` describe one env, and
-``observation_space`` / ``action_space`` the batch that ``step`` returns (batch_size rows).
-EnvPool instead calls one env's space ``observation_space``: that is
-``env.single_observation_space`` here (also ``env.spec.observation_space``), and the ``gym``
-front end (``envfleet.make_gym``) keeps EnvPool's meaning.
+Under EnvPool's conventions (the default, see :class:`~envfleet.spec.Conventions`)
+``observation_space`` / ``action_space`` describe ONE env, as EnvPool 1.2.5's pools (and
+everything written for them: SB3's and Tianshou's adapters, CleanRL) have it; under
+``conventions="gymnasium"`` (``gymnasium.make_vec("envfleet/...")``) they are the batch's, as
+Gymnasium's ``VectorEnv`` contract has it. ``single_observation_space`` /
+``single_action_space`` are one env's under both.
+
+A sync pool is a ``VectorEnv``, so Gymnasium's vector wrappers take it. An async pool
+(``batch_size < num_envs``) is not: those wrappers step all ``num_envs`` envs at once and keep
+per-env state by row, while an async batch holds the first ``batch_size`` envs to finish
+(named by ``info["env_id"]``), so wrapping one fails at construction with Gymnasium's
+``TypeError: Expected env to be a gymnasium.vector.VectorEnv``, never later with wrong rows.
 """
 
 from __future__ import annotations
 
-import numbers
-from collections.abc import Sequence
 from typing import Any
 
+import gymnasium
 import numpy as np
 from gymnasium.vector import VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from envfleet.base import REWARD, TERMINATED, TRUNCATED, PoolBase, render_metadata
-from envfleet.spec import EnvSpec
+from envfleet.base import TERMINATED, TRUNCATED, PoolBase, render_metadata
+from envfleet.spec import Conventions, EnvSpec
 
 
-class GymnasiumEnvPool(PoolBase, VectorEnv):
-    """A pool of envs behind Gymnasium's ``VectorEnv`` API (plus EnvPool's send/recv)."""
+class GymnasiumEnvPool(PoolBase, gymnasium.Env):
+    """A pool of envs behind the Gymnasium API (plus EnvPool's send/recv); async pools are
+    this class, sync pools :class:`GymnasiumVectorEnvPool`."""
+
+    # Gymnasium's vector-aware wrappers of the 0.2x era test this flag; EnvPool sets it too.
+    is_vector_env = True
 
     def __init__(self, spec: EnvSpec):
         PoolBase.__init__(self, spec)
         config = spec.config
         self.single_observation_space = spec.observation_space
         self.single_action_space = spec.action_space
-        self.observation_space = batch_space(spec.observation_space, config.batch_size)
-        self.action_space = batch_space(spec.action_space, config.batch_size)
+        if config.conventions is Conventions.GYMNASIUM:
+            self.observation_space = batch_space(spec.observation_space, config.num_envs)
+            self.action_space = batch_space(spec.action_space, config.num_envs)
+        else:
+            self.observation_space = spec.observation_space
+            self.action_space = spec.action_space
         self.metadata = {
             "autoreset_mode": config.autoreset_mode.to_gymnasium(),
             **render_metadata(spec),
@@ -40,19 +54,25 @@ class GymnasiumEnvPool(PoolBase, VectorEnv):
         self.closed = False
         self._last_obs = None
 
+    @PoolBase.spec.setter
+    def spec(self, value: Any) -> None:
+        # gymnasium.make_vec stores its own EnvSpec on the env it made; the pool keeps its
+        # own, which has what Gymnasium's code reads (id, max_episode_steps, reward_threshold).
+        pass
+
     def render(self, env_ids: Any = None, camera_id: int | None = None):
-        """Gymnasium's ``VectorEnv.render()``: with no ``env_ids``, a tuple of one (H, W, 3)
-        frame per env (what Gymnasium's vector wrappers, RecordVideo and HumanRendering,
-        expect; ``render()[0]`` is env 0's frame, as in EnvPool with ``render_env_id=0``).
-        With ``env_ids``, or in ``"human"`` mode, EnvPool's :meth:`PoolBase.render`.
+        """EnvPool's :meth:`PoolBase.render`: a ``(B, H, W, 3)`` array of envs ``env_ids``
+        (default ``[render_env_id]``). Under ``conventions="gymnasium"`` with no ``env_ids``,
+        Gymnasium's ``VectorEnv.render()``: a tuple of one (H, W, 3) frame per env, what its
+        vector wrappers (RecordVideo, HumanRendering) expect.
         """
-        if env_ids is None and self.render_mode == "rgb_array":
+        if (
+            env_ids is None
+            and self.render_mode == "rgb_array"
+            and self._spec.config.conventions is Conventions.GYMNASIUM
+        ):
             return tuple(self._render_frames(self.all_env_ids, camera_id))
         return PoolBase.render(self, env_ids, camera_id)
-
-    @PoolBase.spec.setter
-    def spec(self, value: Any) -> None:  # VectorEnv's base class assigns None
-        pass
 
     def reset(
         self,
@@ -63,11 +83,11 @@ class GymnasiumEnvPool(PoolBase, VectorEnv):
     ):
         """Resets envs ``env_id`` (all if None) and returns ``(obs, info)``.
 
-        ``seed`` re-seeds them as Gymnasium does (an int s gives env i the seed s + i).
-        ``options={"reset_mask": mask}`` resets the envs where mask is True and, as
-        Gymnasium's vector envs do, returns the whole batch: the other envs keep their last
-        observations, and each info array has a ``_key`` mask of the rows that were reset
-        (sync mode only).
+        ``seed`` re-seeds them as Gymnasium does (an int s gives env i the seed s + i; EnvPool
+        ignores it with a warning). ``options={"reset_mask": mask}`` resets the envs where
+        mask is True and, as Gymnasium's vector envs do, returns the whole batch: the other
+        envs keep their last observations, and each info array has a ``_key`` mask of the
+        rows that were reset (sync mode only).
         """
         mask = None
         if options:
@@ -98,10 +118,21 @@ class GymnasiumEnvPool(PoolBase, VectorEnv):
         out = self._pool.step(self._action_array(actions), env_id)
         return self._format(out, full_in_order=env_id is None)
 
+    def recv(self, reset: bool = False, return_info: bool = True):
+        """EnvPool's ``recv``: the next batch, as ``step`` returns it, or as ``reset`` does
+        (``(obs, info)``) with ``reset=True``. ``return_info`` is accepted for EnvPool's
+        calls; results always carry their info."""
+        out = self._pool.recv()
+        if reset:
+            obs, info = self._observation(out), self._info(out)
+            self._remember(obs, info["env_id"], full_in_order=False)
+            return obs, info
+        return self._format(out)
+
     def _format(self, out: tuple, full_in_order: bool = False):
         obs, info = self._observation(out), self._info(out)
         self._remember(obs, info["env_id"], full_in_order)
-        return obs, out[REWARD], out[TERMINATED], out[TRUNCATED], info
+        return obs, self._reward(out), out[TERMINATED], out[TRUNCATED], info
 
     # ---- reset_mask support ---------------------------------------------------------------
 
@@ -157,6 +188,9 @@ class GymnasiumEnvPool(PoolBase, VectorEnv):
         rows = info["env_id"]
         full: dict[str, Any] = {}
         for key, value in info.items():
+            if key == "players":  # EnvPool's {"env_id": ...}: every env's own id
+                full[key] = {"env_id": np.arange(self.num_envs, dtype=np.int32)}
+                continue
             spread = np.zeros((self.num_envs, *value.shape[1:]), dtype=value.dtype)
             spread[rows] = value
             full[key] = spread
@@ -164,33 +198,25 @@ class GymnasiumEnvPool(PoolBase, VectorEnv):
         full["env_id"] = np.arange(self.num_envs, dtype=np.int32)
         return full
 
-    def _reseed(self, seed: Any, env_id: Any) -> None:
-        ids = self._all_env_ids if env_id is None else np.asarray(env_id).reshape(-1)
-        if isinstance(seed, numbers.Integral) and not isinstance(seed, bool | np.bool_):
-            if seed < 0:
-                raise ValueError(f"seed must be >= 0, got {seed}")
-            seeds = [int(seed) + int(i) for i in ids]
-        elif isinstance(seed, Sequence | np.ndarray) and not isinstance(seed, str | bytes):
-            seeds = list(seed)
-            if len(seeds) != len(ids):
-                raise ValueError(f"seed has {len(seeds)} entries for {len(ids)} envs being reset")
-            for i, s in enumerate(seeds):
-                if isinstance(s, bool | np.bool_) or not isinstance(s, numbers.Integral) or s < 0:
-                    raise ValueError(f"seed[{i}] must be an int >= 0, got {s!r}")
-            seeds = [int(s) for s in seeds]
-        else:
-            raise TypeError(f"seed must be an int or a sequence of ints, got {seed!r}")
-        if max(seeds) > 2**63 - 1:
-            raise ValueError(f"seeds must be < 2**63, got {max(seeds)}")
-        self._pool.reseed(np.ascontiguousarray(ids, dtype=np.int32), seeds)
-
-    def close_extras(self, **kwargs: Any) -> None:
-        self._close_pool()
-        self._last_obs = None
+    def close(self, **kwargs: Any) -> None:
+        """Stops the worker threads and frees the envs; a second call does nothing."""
+        if not self.closed:
+            self._close_pool()
+            self._last_obs = None
+            self.closed = True
 
     def __repr__(self) -> str:
         c = self._spec.config
         return (
-            f"GymnasiumEnvPool({c.task_id}, num_envs={c.num_envs}, batch_size={c.batch_size}, "
-            f"num_threads={c.num_threads})"
+            f"{type(self).__name__}({c.task_id}, num_envs={c.num_envs}, "
+            f"batch_size={c.batch_size}, num_threads={c.num_threads}, "
+            f"conventions={c.conventions.value!r})"
         )
+
+    def __str__(self) -> str:
+        return repr(self)
+
+
+class GymnasiumVectorEnvPool(GymnasiumEnvPool, VectorEnv):
+    """A sync pool (``batch_size == num_envs``): also a ``gymnasium.vector.VectorEnv``, so
+    that Gymnasium's vector wrappers take it."""

@@ -6,10 +6,17 @@ from typing import Any
 
 from envfleet.dm import DmEnvPool
 from envfleet.gym_env import GymEnvPool
-from envfleet.gymnasium_env import GymnasiumEnvPool
+from envfleet.gymnasium_env import GymnasiumEnvPool, GymnasiumVectorEnvPool
 from envfleet.registry import make_spec
+from envfleet.spec import Conventions
 
 ENV_TYPES = ("gymnasium", "gym", "dm")
+# The conventions each front end can follow besides EnvPool's (see spec.Conventions).
+_OWN_CONVENTIONS = {
+    "gymnasium": Conventions.GYMNASIUM,
+    "gym": None,
+    "dm": Conventions.DM_ENV,
+}
 
 
 def make(task_id: str, env_type: str = "gymnasium", **kwargs: Any):
@@ -18,21 +25,37 @@ def make(task_id: str, env_type: str = "gymnasium", **kwargs: Any):
     Pool options: ``num_envs=1``, ``batch_size=num_envs`` (smaller: async mode),
     ``num_threads=min(batch_size, cores)``, ``seed=42`` (env i uses seed + i) or one seed per
     env, ``max_episode_steps`` (the task's default), ``thread_affinity_offset=-1`` (>= 0 pins
-    worker t to core offset + t), ``autoreset_mode="next_step" | "same_step" | "disabled"``.
-    Any other keyword is an option of the env itself (``envfleet.make_spec`` lists them).
+    worker t to core offset + t), ``autoreset_mode="next_step" | "same_step" | "disabled"``,
+    ``conventions="envpool"`` (EnvPool 1.2.5's; ``"gymnasium"`` for Gymnasium's VectorEnv
+    contract with ``env_type="gymnasium"``, ``"dm_env"`` for float64 rewards and discounts
+    with ``env_type="dm"``: see :class:`envfleet.spec.Conventions`). Any other keyword is an
+    option of the env itself (``envfleet.make_spec`` lists them).
     ``env_type="gym"`` also takes ``legacy_api=True`` for the pre-0.26 gym API.
     """
     if env_type not in ENV_TYPES:
         raise ValueError(f"env_type must be one of {ENV_TYPES}, got {env_type!r}")
     legacy_api = kwargs.pop("legacy_api", False)
+    if not isinstance(legacy_api, bool):
+        raise TypeError(f"legacy_api must be a bool, got {legacy_api!r}")
     if legacy_api and env_type != "gym":
         raise ValueError("legacy_api=True is an option of env_type='gym' only")
+    conventions = Conventions.parse(kwargs.get("conventions", Conventions.ENVPOOL))
+    if conventions not in (Conventions.ENVPOOL, _OWN_CONVENTIONS[env_type]):
+        valid = [c.value for c in (Conventions.ENVPOOL, _OWN_CONVENTIONS[env_type]) if c]
+        raise ValueError(
+            f"conventions={conventions.value!r} does not apply to env_type={env_type!r}; "
+            f"valid: {valid}"
+        )
+    if legacy_api and conventions is not Conventions.ENVPOOL:
+        raise ValueError("legacy_api=True follows EnvPool's conventions only")
     spec = make_spec(task_id, **kwargs)
-    if env_type == "gymnasium":
-        return GymnasiumEnvPool(spec)
-    if env_type == "gym":
-        return GymEnvPool(spec, legacy_api=legacy_api)
-    return DmEnvPool(spec)
+    if env_type == "dm":
+        return DmEnvPool(spec)
+    if legacy_api:
+        return GymEnvPool(spec)
+    if spec.config.batch_size < spec.config.num_envs:
+        return GymnasiumEnvPool(spec)  # async: not a VectorEnv (see gymnasium_env.py)
+    return GymnasiumVectorEnvPool(spec)
 
 
 def make_gymnasium(task_id: str, **kwargs: Any) -> GymnasiumEnvPool:
@@ -40,8 +63,9 @@ def make_gymnasium(task_id: str, **kwargs: Any) -> GymnasiumEnvPool:
     return make(task_id, env_type="gymnasium", **kwargs)
 
 
-def make_gym(task_id: str, **kwargs: Any) -> GymEnvPool:
-    """``make(task_id, env_type="gym", **kwargs)``."""
+def make_gym(task_id: str, **kwargs: Any) -> GymnasiumEnvPool:
+    """``make(task_id, env_type="gym", **kwargs)``: the Gymnasium pool, as in EnvPool 1.2.5
+    (``legacy_api=True``: the pre-0.26 gym API)."""
     return make(task_id, env_type="gym", **kwargs)
 
 

@@ -28,7 +28,8 @@ from typing import Any
 import numpy as np
 
 from envfleet.errors import EngineNotInstalledError
-from envfleet.spec import AutoresetMode, EnvSpec, PoolConfig
+from envfleet.gymnasium_registration import register_with_gymnasium
+from envfleet.spec import AutoresetMode, Conventions, EnvSpec, PoolConfig
 
 POOL_OPTIONS = (
     "num_envs",
@@ -43,6 +44,9 @@ POOL_OPTIONS = (
     "render_width",
     "render_height",
     "render_camera_id",
+    "conventions",
+    "max_num_players",
+    "gym_reset_return_info",
 )
 RENDER_MODES = (None, "rgb_array", "human")
 RENDER_ENV_OPTIONS = ("render_width", "render_height", "render_camera_id")
@@ -135,7 +139,8 @@ def register(
     Gymnasium's "solved" score (None: none). ``family`` is the :class:`Family` whose module
     builds ``env_type``; left out, it is the family of the ids already registered with that
     type (so ``register("MyPong-v5", "Atari", game="pong")`` works), else the core. Options
-    are checked now if the family's module is loaded, else on the first ``make``.
+    are checked now if the family's module is loaded, else on the first ``make``. The id is
+    also registered with Gymnasium as ``envfleet/<task_id>`` (for ``gymnasium.make_vec``).
     """
     if not isinstance(task_id, str) or not task_id:
         raise TypeError(f"task_id must be a non-empty str, got {task_id!r}")
@@ -149,6 +154,7 @@ def register(
     _registry[task_id] = Registration(
         task_id, env_type, max_episode_steps, dict(options), family, reward_threshold
     )
+    register_with_gymnasium(task_id, max_episode_steps, reward_threshold)
 
 
 def list_all_envs() -> list[str]:
@@ -198,7 +204,7 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
     env_options.update(_coerce_options(defaults, {**reg.options, **kwargs}))
     spec_dict = module.env_spec(reg.env_type, env_options)
     config = _pool_config(reg, env_options, spec_dict["render"], **pool_kwargs)
-    return EnvSpec(config, reg.env_type, spec_dict, module, reg.reward_threshold)
+    return EnvSpec(config, reg.env_type, spec_dict, module)
 
 
 def _check_env_options(task_id: str, defaults: dict, options: dict[str, Any]) -> None:
@@ -315,6 +321,9 @@ def _pool_config(
     render_width: int | None = None,
     render_height: int | None = None,
     render_camera_id: int = -1,
+    conventions: Any = Conventions.ENVPOOL,
+    max_num_players: int = 1,
+    gym_reset_return_info: bool = True,
 ) -> PoolConfig:
     num_envs = _int_arg("num_envs", num_envs, 1)
     if batch_size is None:
@@ -333,6 +342,22 @@ def _pool_config(
     if max_episode_steps is None:
         max_episode_steps = reg.max_episode_steps or 0  # the registration's limit; 0: none
     max_episode_steps = _int_arg("max_episode_steps", max_episode_steps, 0, 2**31 - 1)
+    conventions = Conventions.parse(conventions)
+    if conventions is Conventions.GYMNASIUM and batch_size != num_envs:
+        raise ValueError(
+            f"conventions='gymnasium' (what gymnasium.make_vec gives) needs sync mode: "
+            f"Gymnasium's VectorEnv steps all num_envs envs at once, so batch_size "
+            f"({batch_size}) must equal num_envs ({num_envs}); async pools follow EnvPool's "
+            "conventions (send/recv with info['env_id'])"
+        )
+    max_num_players = _int_arg("max_num_players", max_num_players, 1)
+    if not isinstance(gym_reset_return_info, bool | np.bool_):
+        raise TypeError(f"gym_reset_return_info must be a bool, got {gym_reset_return_info!r}")
+    if not gym_reset_return_info:
+        raise ValueError(
+            "gym_reset_return_info=False is not supported (as in EnvPool 1.2.5, reset returns "
+            "(obs, info)); make_gym(..., legacy_api=True) gives the pre-0.26 reset() -> obs"
+        )
     return PoolConfig(
         task_id=reg.task_id,
         num_envs=num_envs,
@@ -343,6 +368,9 @@ def _pool_config(
         thread_affinity_offset=thread_affinity_offset,
         autoreset_mode=AutoresetMode.parse(autoreset_mode),
         env_options=env_options,
+        conventions=conventions,
+        reward_threshold=reg.reward_threshold,
+        max_num_players=max_num_players,
         **_render_options(
             reg.task_id,
             render,

@@ -8,6 +8,7 @@ module), so the Gymnasium spaces and dm_env specs can never drift from what the 
 from __future__ import annotations
 
 import collections
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -55,9 +56,48 @@ class AutoresetMode(StrEnum):
         return GymMode[self.name]
 
 
+class Conventions(StrEnum):
+    """Whose conventions a pool follows where EnvPool and the front end's own library differ
+    (``make``'s ``conventions`` argument).
+
+    ENVPOOL (default): EnvPool 1.2.5's, so that code written for EnvPool runs unchanged:
+    ``observation_space`` / ``action_space`` describe one env, rewards (and dm discounts) are
+    float32, infos and dm observations carry ``players.env_id``, and ``render()`` draws
+    ``render_env_id``. GYMNASIUM (``env_type="gymnasium"``, what ``gymnasium.make_vec``
+    gives): Gymnasium's ``VectorEnv`` contract, so that Gymnasium's vector wrappers and the
+    libraries built on it see what they expect: batched ``observation_space`` /
+    ``action_space`` next to ``single_*``, float64 rewards (as ``SyncVectorEnv``), ``render()``
+    a tuple of every env's frame, sync mode only. DM_ENV (``env_type="dm"``): the reference
+    envs' own float64 rewards and discounts, as dm_control returns them.
+    """
+
+    ENVPOOL = "envpool"
+    GYMNASIUM = "gymnasium"
+    DM_ENV = "dm_env"
+
+    @classmethod
+    def parse(cls, value: Any) -> Conventions:
+        try:
+            return cls(value)
+        except ValueError:
+            raise ValueError(
+                f"conventions must be one of {[c.value for c in cls]}, got {value!r}"
+            ) from None
+
+    @property
+    def reward_dtype(self) -> np.dtype:
+        """The dtype of rewards (and dm discounts) under these conventions."""
+        return np.dtype(np.float32 if self is Conventions.ENVPOOL else np.float64)
+
+
 @dataclass(frozen=True)
-class PoolConfig:
-    """Everything a pool was made with: pool options and the env's own options."""
+class PoolConfig(Mapping):
+    """Everything a pool was made with: pool options and the env's own options.
+
+    Read it by attribute (``config.num_envs``, like EnvPool's ``spec.config``) or by key
+    (``config["num_envs"]``, ``dict(config)``, like EnvPool's ``env.config`` dict); the env's
+    options are entries too (``config["frame_skip"]``).
+    """
 
     task_id: str
     num_envs: int
@@ -73,6 +113,12 @@ class PoolConfig:
     render_width: int = 0  # 0: the env has no renderer
     render_height: int = 0
     render_camera_id: int = -1
+    conventions: Conventions = Conventions.ENVPOOL
+    reward_threshold: float | None = None
+    # EnvPool's options, accepted so its calls run: envfleet's envs have one player each, and
+    # its resets return infos (the pre-0.26 reset is make_gym's legacy_api=True).
+    max_num_players: int = 1
+    gym_reset_return_info: bool = True
 
     def __getattr__(self, name: str) -> Any:
         # EnvPool exposes env options as attributes of spec.config, next to pool options.
@@ -85,6 +131,21 @@ class PoolConfig:
         out = {k: v for k, v in self.__dict__.items() if k != "env_options"}
         out.update(self.env_options)
         return out
+
+    def __getitem__(self, key: str) -> Any:
+        if key != "env_options":
+            if key in self.env_options:
+                return self.env_options[key]
+            if key in self.__dict__:
+                return self.__dict__[key]
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        yield from (k for k in self.__dict__ if k != "env_options")
+        yield from self.env_options
+
+    def __len__(self) -> int:
+        return len(self.__dict__) - 1 + len(self.env_options)
 
 
 _NUMPY_DTYPES = {
@@ -134,9 +195,47 @@ class ArrayInfo:
             return dm_specs.DiscreteArray(int(self.high) + 1, dtype=self.dtype, name=self.name)
         if np.all(np.isfinite(self.low)) or np.all(np.isfinite(self.high)):
             return dm_specs.BoundedArray(
-                self.shape, self.dtype, self.low, self.high, name=self.name
+                self.shape, self.dtype, _uniform(self.low), _uniform(self.high), name=self.name
             )
         return dm_specs.Array(self.shape, self.dtype, name=self.name)
+
+    def array_spec(self, per_player: bool = False) -> ArraySpec:
+        """This array as an entry of EnvPool's ``state_array_spec`` / ``action_array_spec``."""
+        shape = [-1] * per_player + list(self.shape)
+        return ArraySpec(self.dtype, shape, _uniform(self.low), _uniform(self.high))
+
+
+@dataclass(frozen=True)
+class ArraySpec:
+    """An entry of EnvPool's ``state_array_spec`` / ``action_array_spec``: ``shape`` is a list
+    whose leading -1, where there is one, stands for the players of an env; ``minimum`` and
+    ``maximum`` are scalars where every element has the same bound (as in EnvPool)."""
+
+    dtype: np.dtype
+    shape: list[int]
+    minimum: Any
+    maximum: Any
+
+    @classmethod
+    def scalar(cls, dtype: Any, per_player: bool = False) -> ArraySpec:
+        """A number per env (or per player) over its dtype's whole range."""
+        dtype = np.dtype(dtype)
+        if dtype == np.bool_:
+            low, high = False, True
+        elif dtype.kind == "f":
+            low, high = np.finfo(dtype).min, np.finfo(dtype).max
+        else:
+            low, high = np.iinfo(dtype).min, np.iinfo(dtype).max
+        return cls(dtype, [-1] * per_player, low, high)
+
+
+def _uniform(bound: np.ndarray) -> Any:
+    """A bound array as one number where all its elements are equal: dm_env and EnvPool then
+    state the scalar (``maximum == 255`` for images)."""
+    flat = bound.reshape(-1)
+    if flat.size and np.all(flat == flat[0]):
+        return flat[0]
+    return bound
 
 
 def _bound(values: list[float], shape: tuple[int, ...], dtype: np.dtype, low: bool) -> np.ndarray:
@@ -180,6 +279,10 @@ class RenderInfo:
         return int(self.fps) if float(self.fps).is_integer() else self.fps
 
 
+# EnvPool's dm observations nest the players' env ids: ``ts.observation.players.env_id``.
+PLAYERS = collections.namedtuple("players", ["env_id"])
+
+
 class EnvSpec:
     """The spec of one task with given options: what ``make_spec`` returns.
 
@@ -192,12 +295,10 @@ class EnvSpec:
         env_type: str,
         core_spec: dict,
         module: Any,
-        reward_threshold: float | None = None,
     ):
         self.config = config
         self.env_type = env_type
         self.module = module  # the extension module that builds env_type
-        self.reward_threshold = reward_threshold
         self.obs_layout: str = core_spec["obs_layout"]
         self.obs_keys = [ArrayInfo.from_core(d) for d in core_spec["obs"]]
         self.info_keys = [ArrayInfo.from_core(d) for d in core_spec["info"]]
@@ -212,9 +313,51 @@ class EnvSpec:
         return self.config.task_id
 
     @property
+    def id(self) -> str:
+        """The task id, as Gymnasium's ``EnvSpec`` names it."""
+        return self.config.task_id
+
+    @property
     def max_episode_steps(self) -> int | None:
         """The pool's time limit, as Gymnasium's ``EnvSpec`` names it (None: no limit)."""
         return self.config.max_episode_steps or None
+
+    @property
+    def reward_threshold(self) -> float | None:
+        """The task's "solved" score (Gymnasium's ``reward_threshold``; None: none)."""
+        return self.config.reward_threshold
+
+    @property
+    def action_array_spec(self) -> dict[str, ArraySpec]:
+        """EnvPool's view of what ``send`` takes: the env ids, each player's env id and the
+        action."""
+        return {
+            "env_id": ArraySpec.scalar(np.int32),
+            "players.env_id": ArraySpec.scalar(np.int32, per_player=True),
+            "action": self.action_key.array_spec(per_player=True),
+        }
+
+    @property
+    def state_array_spec(self) -> dict[str, ArraySpec]:
+        """EnvPool's view of what ``recv`` returns, one entry per array (``obs`` or
+        ``obs:<key>``, ``info:<key>``, and the pool's own)."""
+        reward = self.config.conventions.reward_dtype
+        out = {
+            "info:env_id": ArraySpec.scalar(np.int32),
+            "info:players.env_id": ArraySpec.scalar(np.int32, per_player=True),
+            "elapsed_step": ArraySpec.scalar(np.int32),
+            "done": ArraySpec.scalar(np.bool_),
+            "reward": ArraySpec.scalar(reward, per_player=True),
+            "discount": ArraySpec(reward, [-1], 0.0, 1.0),
+            "step_type": ArraySpec.scalar(np.int32),
+            "trunc": ArraySpec.scalar(np.bool_),
+        }
+        for key in self.obs_keys:
+            name = "obs" if self.obs_layout == "single" else f"obs:{key.name}"
+            out[name] = key.array_spec()
+        for key in self.info_keys:
+            out[f"info:{key.name}"] = key.array_spec(per_player=key.shape == ())
+        return out
 
     def _observation_space(self) -> spaces.Space:
         if self.obs_layout == "single":
@@ -226,20 +369,25 @@ class EnvSpec:
         return spaces.Dict(collections.OrderedDict((k.name, k.space()) for k in self.obs_keys))
 
     def observation_spec(self):
-        """dm_env specs of one env's observation: obs keys, info keys and env_id."""
+        """dm_env specs of one env's observation: obs keys, info keys and env_id (and, under
+        EnvPool's conventions, ``players.env_id``)."""
         fields = [key.dm_spec() for key in self.obs_keys + self.info_keys]
         fields.append(dm_specs.Array((), np.int32, name="env_id"))
-        State = collections.namedtuple("State", [f.name for f in fields])  # noqa: N806
-        return State(*fields)
+        values = {f.name: f for f in fields}
+        if self.config.conventions is Conventions.ENVPOOL:
+            values["players"] = PLAYERS(dm_specs.Array((), np.int32, name="env_id"))
+        State = collections.namedtuple("State", list(values))  # noqa: N806
+        return State(**values)
 
     def action_spec(self) -> dm_specs.Array:
         return self.action_key.dm_spec()
 
     def reward_spec(self) -> dm_specs.Array:
-        return dm_specs.Array((), np.float64, name="reward")
+        return dm_specs.Array((), self.config.conventions.reward_dtype, name="reward")
 
     def discount_spec(self) -> dm_specs.BoundedArray:
-        return dm_specs.BoundedArray((), np.float64, 0.0, 1.0, name="discount")
+        dtype = self.config.conventions.reward_dtype
+        return dm_specs.BoundedArray((), dtype, 0.0, 1.0, name="discount")
 
     def __repr__(self) -> str:
         return (

@@ -107,7 +107,7 @@ def rows(spec, obs, info, reward=None, terminated=None, truncated=None) -> dict[
             obs=tuple(np.array(a[r], copy=True) for a in arrays),
             info=tuple(np.array(a[r], copy=True) for a in infos),
             elapsed=int(info["elapsed_step"][r]),
-            reward=None if reward is None else float(reward[r]),
+            reward=None if reward is None else reward[r],  # a NumPy scalar: keeps its dtype
             terminated=None if terminated is None else bool(terminated[r]),
             truncated=None if truncated is None else bool(truncated[r]),
         )
@@ -127,6 +127,8 @@ def assert_same_step(spec, got: Step, want: Step, where: str, *, env_keys: bool 
     for field in ("reward", "terminated", "truncated"):
         g, w = getattr(got, field), getattr(want, field)
         if g is not None and w is not None:
+            if field == "reward":  # EnvPool's float32 rewards: the reference's, rounded
+                w = np.asarray(w).astype(np.asarray(g).dtype)
             assert g == w, f"{where}: {field} {g} != {w}"
 
 
@@ -151,9 +153,13 @@ def check_batch(
             f"{row!r} not in {spec.observation_space}"
         )
 
+    envpool = spec.config.conventions == "envpool"
     expected_keys = {"env_id", "elapsed_step", *(key.name for key in spec.info_keys), *extra}
+    expected_keys |= {"players"} if envpool else set()
     assert set(info) == expected_keys, f"info keys {sorted(info)} != {sorted(expected_keys)}"
     env_id, elapsed = info["env_id"], info["elapsed_step"]
+    if envpool:  # one player per env
+        np.testing.assert_array_equal(info["players"]["env_id"], env_id)
     assert env_id.dtype == np.int32 and env_id.shape == (batch,), (env_id.dtype, env_id.shape)
     assert len(set(env_id.tolist())) == batch, f"repeated env ids {env_id}"
     assert ((env_id >= 0) & (env_id < spec.config.num_envs)).all(), env_id
@@ -166,7 +172,8 @@ def check_batch(
         assert value.shape == (batch, *key.shape), f"info[{key.name!r}]: shape {value.shape}"
 
     if reward is not None:
-        assert isinstance(reward, np.ndarray) and reward.dtype.kind == "f", reward
+        assert isinstance(reward, np.ndarray), reward
+        assert reward.dtype == spec.config.conventions.reward_dtype, reward.dtype
         assert reward.shape == (batch,), reward.shape
         assert np.isfinite(reward).all(), f"rewards {reward} are not finite"
         low, high = spec.reward_range
@@ -241,8 +248,13 @@ def draw_actions(spec, rows_: int, num_envs: int) -> np.ndarray:
 
 
 def make(task, env_type="gymnasium", **kwargs):
-    """``envfleet.make`` with the contract's seed and time limit unless told otherwise."""
+    """``envfleet.make`` with the contract's seed and time limit unless told otherwise, and
+    the front end's own conventions (Gymnasium's VectorEnv, dm_env's float64) for the
+    gymnasium and dm front ends; the gym front end keeps EnvPool's (the default)."""
     kwargs.setdefault("seed", SEED)
+    kwargs.setdefault("conventions", {"gymnasium": "gymnasium", "dm": "dm_env"}.get(env_type))
+    if kwargs["conventions"] is None:
+        del kwargs["conventions"]
     kwargs.setdefault("max_episode_steps", LIMIT)
     return envfleet.make(task, env_type=env_type, **kwargs)
 
@@ -311,10 +323,12 @@ def test_spec_describes_one_env(task):
     names = [key.name for key in spec.obs_keys + spec.info_keys]
     assert len(set(names)) == len(names), f"obs and info keys share a name: {names}"
     assert not {"env_id", "elapsed_step"} & set(names), names
-    # dm_env specs: one field per obs and info key, then env_id.
+    # dm_env specs: one field per obs and info key, then env_id (and, under EnvPool's
+    # conventions, players.env_id).
     fields = spec.observation_spec()
-    assert fields._fields == (*names, "env_id")
-    for key, field in zip(spec.obs_keys + spec.info_keys, fields[:-1], strict=True):
+    assert fields._fields == (*names, "env_id", "players")
+    assert fields.players.env_id == fields.env_id
+    for key, field in zip(spec.obs_keys + spec.info_keys, fields[:-2], strict=True):
         assert field.shape == key.shape and field.dtype == key.dtype, key.name
     assert spec.action_spec().shape == spec.action_key.shape
     assert spec.action_spec().dtype == spec.action_key.dtype
@@ -620,7 +634,7 @@ def test_disabled_autoreset_through_the_gym_front_end(reference):
         assert env.action_space == spec.action_space
         assert env.metadata["autoreset_mode"].name == "DISABLED"
         obs, info = env.reset()
-        check_batch(spec, obs, info, 1)
+        check_batch(env.spec, obs, info, 1)
         assert_same_step(spec, rows(spec, obs, info)[0], ref[0], "gym, disabled: reset")
         t = 0
         while not ref[t].done:
@@ -629,14 +643,14 @@ def test_disabled_autoreset_through_the_gym_front_end(reference):
             assert len(out) == 5, "gym step: (obs, reward, terminated, truncated, info)"
             obs, reward, terminated, truncated, info = out
             check_batch(
-                spec, obs, info, 1, reward=reward, terminated=terminated, truncated=truncated
+                env.spec, obs, info, 1, reward=reward, terminated=terminated, truncated=truncated
             )
             step = rows(spec, *_reorder(out))[0]
             assert_same_step(spec, step, ref[t], f"gym, disabled: step {t}")
         with pytest.raises(ValueError, match="reset"):
             env.step(actions[t + 1, :1])
         obs, info = env.reset(env_id=np.array([0], dtype=np.int32))
-        check_batch(spec, obs, info, 1)
+        check_batch(env.spec, obs, info, 1)
         assert_same_step(spec, rows(spec, obs, info)[0], ref[t + 1], "gym: explicit reset")
         out = env.step(actions[t + 2, :1])
         assert_same_step(spec, rows(spec, *_reorder(out))[0], ref[t + 2], f"step {t + 2}")
@@ -664,7 +678,7 @@ def test_gym_legacy_api(reference):
             out = env.step(actions[t, :1])
             assert len(out) == 4, "legacy step: (obs, reward, done, info)"
             obs, reward, done, info = out
-            check_batch(spec, obs, info, 1, reward=reward, extra=("TimeLimit.truncated",))
+            check_batch(env.spec, obs, info, 1, reward=reward, extra=("TimeLimit.truncated",))
             want, where = ref[t], f"legacy: step {t}"
             assert done.dtype == np.bool_ and done.tolist() == [want.done], where
             time_limit = want.truncated and not want.terminated

@@ -36,7 +36,7 @@ def test_next_step_autoreset_table(counting, num_envs):
     for t, action in zip([1, 2, 3], [4, 7, 2], strict=True):
         obs, rew, term, trunc, info = env.step(np.full(num_envs, action))
         assert obs.tolist() == [[t, 1]] * num_envs, f"step {t}"
-        assert rew.dtype == np.float64 and rew.tolist() == [action] * num_envs
+        assert rew.dtype == np.float32 and rew.tolist() == [action] * num_envs  # EnvPool's
         assert term.dtype == np.bool_ and term.tolist() == [t == 3] * num_envs
         assert trunc.dtype == np.bool_ and trunc.tolist() == [False] * num_envs
         assert info["elapsed_step"].tolist() == [t] * num_envs
@@ -383,11 +383,19 @@ def test_async_loop_with_step_and_env_ids(counting):
     assert (seen > 0).all(), f"envs never reached: {np.flatnonzero(seen == 0)}"
 
 
-def test_async_spaces_have_batch_size_rows(counting):
+def test_async_pools_keep_one_envs_spaces_and_refuse_vector_wrappers(counting):
+    # An async batch holds the first batch_size envs to finish, which Gymnasium's vector
+    # wrappers (one row per env, all num_envs at once) would misread: they refuse such a pool
+    # at construction, and Gymnasium's conventions are refused for it.
     env = counting(num_envs=6, batch_size=2)
     assert env.num_envs == 6
-    assert env.observation_space.shape == (2, 2)
-    assert env.action_space.shape == (2,)
+    assert env.observation_space.shape == env.single_observation_space.shape == (2,)
+    assert isinstance(env, gymnasium.Env)
+    assert not isinstance(env, gymnasium.vector.VectorEnv)
+    with pytest.raises(TypeError, match="VectorEnv"):
+        gymnasium.wrappers.vector.RecordEpisodeStatistics(env)
+    with pytest.raises(ValueError, match="batch_size"):
+        counting(num_envs=6, batch_size=2, conventions="gymnasium")
 
 
 # ---------------------------------------------------------------------------------------------

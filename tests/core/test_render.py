@@ -34,9 +34,10 @@ def test_metadata_and_defaults(counting):
 
 
 def test_front_ends(counting):
-    """Gymnasium's VectorEnv.render(): one frame per env, in a tuple; with env_ids, and in the
-    gym and dm front ends, EnvPool's (B, H, W, 3) array of [render_env_id] by default."""
-    env = counting(num_envs=3, render_mode="rgb_array", render_env_id=2)
+    """Under Gymnasium's conventions, VectorEnv.render(): one frame per env, in a tuple; with
+    env_ids, and under EnvPool's conventions (every front end's default), EnvPool's
+    (B, H, W, 3) array of [render_env_id] by default."""
+    env = counting(num_envs=3, render_mode="rgb_array", render_env_id=2, conventions="gymnasium")
     env.reset()
     env.step(np.array([1, 1, 1]))
     frames = env.render()
@@ -46,7 +47,7 @@ def test_front_ends(counting):
     picked = env.render(env_ids=[2, 0])
     assert picked.shape == (2, 8, 16, 3)
     assert env.render(env_ids=1).shape == (1, 8, 16, 3)
-    for env_type in ("gym", "dm"):
+    for env_type in ("gymnasium", "gym", "dm"):
         other = envfleet.make(
             "Counting-v0", env_type=env_type, num_envs=3, render_mode="rgb_array", render_env_id=2
         )
@@ -209,7 +210,12 @@ def test_gymnasium_record_video_wrapper(tmp_path):
     from gymnasium.wrappers.vector import RecordVideo
 
     env = envfleet.make(
-        "Counting-v0", num_envs=2, render_mode="rgb_array", render_width=32, render_height=16
+        "Counting-v0",
+        num_envs=2,
+        render_mode="rgb_array",
+        render_width=32,
+        render_height=16,
+        conventions="gymnasium",
     )
     folder = tmp_path / "videos"  # a new folder: RecordVideo warns about an existing one
     recorder = RecordVideo(env, str(folder), episode_trigger=lambda episode: True)
@@ -230,7 +236,10 @@ def test_gymnasium_human_rendering_wrapper():
         import numpy as np
         from gymnasium.wrappers.vector import HumanRendering
         import envfleet
-        env = HumanRendering(envfleet.make("Counting-v0", num_envs=4, render_mode="rgb_array"))
+        pool = envfleet.make(
+            "Counting-v0", num_envs=4, render_mode="rgb_array", conventions="gymnasium"
+        )
+        env = HumanRendering(pool)
         env.reset(seed=0)
         for _ in range(3):
             env.step(np.zeros(4, dtype=np.int64))

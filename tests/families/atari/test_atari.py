@@ -72,7 +72,7 @@ def reference(tmp_path, game: str, seeds, actions, **options) -> list[dict]:
 def run_envfleet(task_id: str, seed: int, actions: np.ndarray, **options) -> list[dict]:
     """Steps a pool of len(actions) envs (env i seeded seed + i); one dict per env."""
     num_envs, steps = actions.shape
-    env = envfleet.make(task_id, num_envs=num_envs, seed=seed, **options)
+    env = envfleet.make(task_id, num_envs=num_envs, seed=seed, conventions="gymnasium", **options)
     out = [
         {
             k: []
@@ -208,13 +208,15 @@ def test_render_is_ale_py_render(tmp_path, game, steps, options):
 
 
 def test_render_size_and_errors():
-    env = envfleet.make("AirRaid-v5", num_envs=2, render_mode="rgb_array")
+    env = envfleet.make("AirRaid-v5", num_envs=2, render_mode="rgb_array", conventions="gymnasium")
     assert env.metadata["render_fps"] == 30
     assert env.spec.render.height == 250 and env.spec.render.width == 160
     env.reset()
     assert env.render(env_ids=[1]).shape == (1, 250, 160, 3)
     with pytest.raises(ValueError, match="draws 160x250 frames only"):
-        envfleet.make("AirRaid-v5", render_mode="rgb_array", render_width=84)
+        envfleet.make(
+            "AirRaid-v5", render_mode="rgb_array", render_width=84, conventions="gymnasium"
+        )
     with pytest.raises(ValueError, match="camera_id 0 is out of range"):
         env.render(camera_id=0)
 
@@ -356,7 +358,9 @@ def test_reward_clip_and_info():
 
 def test_zero_discount_on_life_loss():
     actions = random_actions("Breakout-v5", 1, 300, 6)
-    env = envfleet.make("Breakout-v5", seed=2, zero_discount_on_life_loss=True)
+    env = envfleet.make(
+        "Breakout-v5", seed=2, zero_discount_on_life_loss=True, conventions="gymnasium"
+    )
     _, info = env.reset()
     assert info["discount"].dtype == np.float32 and info["discount"][0] == 1.0
     lives = info["lives"][0]
@@ -368,7 +372,7 @@ def test_zero_discount_on_life_loss():
         assert info["discount"][0] == (0.0 if lost or terminated[0] else 1.0)
         lives = info["lives"][0]
     assert losses >= 2
-    assert "discount" not in envfleet.make("Breakout-v5").reset()[1]
+    assert "discount" not in envfleet.make("Breakout-v5", conventions="gymnasium").reset()[1]
 
 
 def test_ram(tmp_path):
@@ -377,7 +381,7 @@ def test_ram(tmp_path):
     ref = reference(tmp_path, "pong", [3], actions)[0]
     assert ours["ram"].shape == (101, 128) and ours["ram"].dtype == np.uint8
     np.testing.assert_array_equal(ours["ram"], ref["ram"])
-    assert "ram" not in envfleet.make("Pong-v5").reset()[1]
+    assert "ram" not in envfleet.make("Pong-v5", conventions="gymnasium").reset()[1]
 
 
 def test_spec_and_defaults():
@@ -433,7 +437,7 @@ def test_every_game_makes_resets_and_steps():
     """Each of the 104 games loads, resets and steps (20 steps, one env)."""
     for game in GAMES:
         task_id = f"{task_name(game)}-v5"
-        env = envfleet.make(task_id, num_envs=1, noop_max=0)
+        env = envfleet.make(task_id, num_envs=1, noop_max=0, conventions="gymnasium")
         obs, info = env.reset()
         assert obs.shape == (1, 4, 84, 84), task_id
         n = env.single_action_space.n
@@ -457,7 +461,7 @@ def test_every_game_makes_resets_and_steps():
 )
 def test_bad_options(options, match):
     with pytest.raises(ValueError, match=match):
-        envfleet.make("Pong-v5", **options)
+        envfleet.make("Pong-v5", conventions="gymnasium", **options)
 
 
 # ---- pool behaviour ---------------------------------------------------------------------------
@@ -491,7 +495,9 @@ def test_deterministic_across_thread_counts():
     actions = random_actions("SpaceInvaders-v5", 6, 80, 5)
     runs = []
     for threads in (1, 2, 3):
-        env = envfleet.make("SpaceInvaders-v5", num_envs=6, num_threads=threads, seed=99)
+        env = envfleet.make(
+            "SpaceInvaders-v5", num_envs=6, num_threads=threads, seed=99, conventions="gymnasium"
+        )
         obs, _ = env.reset()
         trace = [obs.copy()]
         for t in range(actions.shape[1]):
@@ -506,12 +512,14 @@ def test_deterministic_across_thread_counts():
 
 
 def test_reset_with_seed_is_reproducible():
-    env = envfleet.make("Breakout-v5", num_envs=2, seed=0)
+    env = envfleet.make("Breakout-v5", num_envs=2, seed=0, conventions="gymnasium")
     env.reset()
     for _ in range(30):
         env.step(np.array([1, 3]))
     first, _ = env.reset(seed=123)
-    again, _ = envfleet.make("Breakout-v5", num_envs=2, seed=0).reset(seed=123)
+    again, _ = envfleet.make("Breakout-v5", num_envs=2, seed=0, conventions="gymnasium").reset(
+        seed=123
+    )
     np.testing.assert_array_equal(first, again)
 
 
@@ -520,12 +528,16 @@ def test_reset_with_seed_matches_a_fresh_pool():
     ROM reloaded): the same as a pool made with seed=s. Needs the core to route re-seeding
     through the env (a virtual Env::Seed); until then, it is expected to differ."""
     actions = random_actions("Breakout-v5", 1, 100, 8, repeat_action_probability=0.25)
-    env = envfleet.make("Breakout-v5", seed=5, repeat_action_probability=0.25)
+    env = envfleet.make(
+        "Breakout-v5", seed=5, repeat_action_probability=0.25, conventions="gymnasium"
+    )
     env.reset()
     for t in range(40):
         env.step(actions[:, t])
     obs, _ = env.reset(seed=77)
-    fresh = envfleet.make("Breakout-v5", seed=77, repeat_action_probability=0.25)
+    fresh = envfleet.make(
+        "Breakout-v5", seed=77, repeat_action_probability=0.25, conventions="gymnasium"
+    )
     obs_fresh, _ = fresh.reset()
     np.testing.assert_array_equal(obs, obs_fresh)
     for t in range(100):

@@ -65,6 +65,7 @@ def test_resize_matches_opencv(resize_check, size, inter_area, channels):
         dst_width=dw,
         channels=channels,
         inter_area=inter_area,
+        conventions="gymnasium",
     )
     interpolation = cv2.INTER_AREA if inter_area else cv2.INTER_LINEAR
     obs, _ = env.reset()
@@ -83,9 +84,9 @@ def test_resize_matches_opencv(resize_check, size, inter_area, channels):
 def test_real_frames(game, gray_scale):
     """The same run, once with full-size frames and once resized to 84x84 (and 64x48)."""
     kwargs = dict(num_envs=2, seed=5, stack_num=1, gray_scale=gray_scale)
-    full = envfleet.make(game, img_height=210, img_width=160, **kwargs)
-    small = envfleet.make(game, **kwargs)
-    other = envfleet.make(game, img_height=64, img_width=48, **kwargs)
+    full = envfleet.make(game, img_height=210, img_width=160, conventions="gymnasium", **kwargs)
+    small = envfleet.make(game, conventions="gymnasium", **kwargs)
+    other = envfleet.make(game, img_height=64, img_width=48, conventions="gymnasium", **kwargs)
     rng = np.random.default_rng(0)
     n = full.single_action_space.n
     a, _ = full.reset()

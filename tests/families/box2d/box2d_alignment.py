@@ -35,7 +35,7 @@ def run_aligned(
     task_id: str, seed: int, steps: int, policy: Policy, num_envs: int = 3, **kwargs
 ) -> dict[str, int]:
     """Steps both vector envs in lockstep; returns how many episodes ended and how."""
-    ours = envfleet.make(task_id, num_envs=num_envs, seed=seed, **kwargs)
+    ours = envfleet.make(task_id, num_envs=num_envs, seed=seed, conventions="gymnasium", **kwargs)
     # make_vec hands **kwargs to gymnasium.make for each env: options and max_episode_steps.
     ref = gymnasium.make_vec(task_id, num_envs=num_envs, vectorization_mode="sync", **kwargs)
     try:
@@ -83,7 +83,9 @@ def run_rendered(
     task_id: str, seed: int, steps: int, policy: Policy, episodes: int = 1, **kwargs
 ) -> int:
     """One env on each side with frames; compares obs and every frame. Returns frames compared."""
-    ours = envfleet.make(task_id, num_envs=1, seed=seed, render_mode="rgb_array", **kwargs)
+    ours = envfleet.make(
+        task_id, num_envs=1, seed=seed, render_mode="rgb_array", conventions="gymnasium", **kwargs
+    )
     ref = gymnasium.make(task_id, render_mode="rgb_array", **kwargs)
     frames = 0
     try:

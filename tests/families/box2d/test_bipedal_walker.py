@@ -71,7 +71,7 @@ def test_scripted_walks(task_id: str, seed: int):
 
 def test_spaces_and_registration():
     for task_id in ("BipedalWalker-v3", "BipedalWalkerHardcore-v3"):
-        ours = envfleet.make(task_id, num_envs=1)
+        ours = envfleet.make(task_id, num_envs=1, conventions="gymnasium")
         ref = gymnasium.make(task_id)
         assert ours.single_observation_space == ref.observation_space
         assert ours.single_action_space == ref.action_space
@@ -79,15 +79,15 @@ def test_spaces_and_registration():
         assert ours.spec.reward_threshold == ref.spec.reward_threshold
         assert ours.metadata["render_fps"] == ref.metadata["render_fps"]
         ours.close()
-    hardcore = envfleet.make("BipedalWalker-v3", num_envs=1, hardcore=True)
+    hardcore = envfleet.make("BipedalWalker-v3", num_envs=1, hardcore=True, conventions="gymnasium")
     assert hardcore.spec.config.env_options["hardcore"] is True
 
 
 def test_bad_options():
     with pytest.raises(TypeError, match="hardcore"):  # the list of valid names
-        envfleet.make("BipedalWalker-v3", hard=True)
+        envfleet.make("BipedalWalker-v3", hard=True, conventions="gymnasium")
     with pytest.raises(TypeError):
-        envfleet.make("BipedalWalker-v3", hardcore=1.5)
+        envfleet.make("BipedalWalker-v3", hardcore=1.5, conventions="gymnasium")
 
 
 @pytest.mark.parametrize(

@@ -123,7 +123,7 @@ def driver_discrete(t, ref):
 def run_aligned(seed: int, steps: int, policy, **kwargs) -> dict[str, int]:
     """Steps both vector envs in lockstep, comparing everything at every step; returns how
     the episodes ended."""
-    ours = envfleet.make(TASK_ID, num_envs=NUM_ENVS, seed=seed, **kwargs)
+    ours = envfleet.make(TASK_ID, num_envs=NUM_ENVS, seed=seed, conventions="gymnasium", **kwargs)
     ref = gymnasium.make_vec(TASK_ID, num_envs=NUM_ENVS, vectorization_mode="sync", **kwargs)
     counts = {"lap": 0, "off_playfield": 0, "truncated": 0}
     try:
@@ -199,7 +199,9 @@ def test_domain_randomize_driver_lap_percent():
 def test_render_frames():
     """render() (600x400, with skid marks) equals Gymnasium's rgb_array frames."""
     seed = 4
-    ours = envfleet.make(TASK_ID, num_envs=1, seed=seed, render_mode="rgb_array")
+    ours = envfleet.make(
+        TASK_ID, num_envs=1, seed=seed, render_mode="rgb_array", conventions="gymnasium"
+    )
     ref = gymnasium.make(TASK_ID, render_mode="rgb_array")
     try:
         ours.reset()
@@ -225,7 +227,7 @@ def test_score_text_is_the_only_difference():
     """With the reference's real score text, frames differ exactly where that text is: the
     pixels where Gymnasium's own frames with and without the text differ."""
     seed = 2
-    ours = envfleet.make(TASK_ID, num_envs=1, seed=seed)
+    ours = envfleet.make(TASK_ID, num_envs=1, seed=seed, conventions="gymnasium")
     ref = gymnasium.make(TASK_ID)
     equal = []
     try:
@@ -259,12 +261,12 @@ def _without_text(env) -> np.ndarray:
 
 
 def test_spaces_and_options():
-    ours = envfleet.make(TASK_ID, num_envs=1)
+    ours = envfleet.make(TASK_ID, num_envs=1, conventions="gymnasium")
     ref = gymnasium.make(TASK_ID)
     assert ours.single_observation_space == ref.observation_space
     assert ours.single_action_space == ref.action_space
     ours.close()
-    ours = envfleet.make(TASK_ID, num_envs=1, continuous=False)
+    ours = envfleet.make(TASK_ID, num_envs=1, continuous=False, conventions="gymnasium")
     assert ours.single_action_space == gymnasium.spaces.Discrete(5)
     ours.close()
     spec = envfleet.make_spec(TASK_ID)

@@ -111,8 +111,8 @@ def test_v2_ids_run_the_v3_dynamics():
         ("LunarLander-v2", "LunarLander-v3"),
         ("LunarLanderContinuous-v2", "LunarLanderContinuous-v3"),
     ]:
-        a = envfleet.make(ours_id, num_envs=2, seed=5)
-        b = envfleet.make(ref_id, num_envs=2, seed=5)
+        a = envfleet.make(ours_id, num_envs=2, seed=5, conventions="gymnasium")
+        b = envfleet.make(ref_id, num_envs=2, seed=5, conventions="gymnasium")
         np.testing.assert_array_equal(a.reset()[0], b.reset()[0])
         action = np.stack([b.single_action_space.sample()] * 2)
         for _ in range(50):
@@ -122,7 +122,7 @@ def test_v2_ids_run_the_v3_dynamics():
 
 def test_spaces_and_registration():
     for task_id in ("LunarLander-v3", "LunarLanderContinuous-v3"):
-        ours = envfleet.make(task_id, num_envs=1)
+        ours = envfleet.make(task_id, num_envs=1, conventions="gymnasium")
         ref = gymnasium.make(task_id)
         assert ours.single_observation_space == ref.observation_space
         assert ours.single_action_space == ref.action_space
@@ -138,14 +138,14 @@ def test_gravity_out_of_range(gravity: float):
     with pytest.raises(AssertionError, match="must be between -12 and 0"):
         gymnasium.make("LunarLander-v3", gravity=gravity)
     with pytest.raises(ValueError, match="must be between -12 and 0"):
-        envfleet.make("LunarLander-v3", gravity=gravity)
+        envfleet.make("LunarLander-v3", gravity=gravity, conventions="gymnasium")
 
 
 def test_bad_options():
     with pytest.raises(TypeError, match="turbulence_power"):  # the list of valid names
-        envfleet.make("LunarLander-v3", wind=True)
+        envfleet.make("LunarLander-v3", wind=True, conventions="gymnasium")
     with pytest.raises(TypeError):
-        envfleet.make("LunarLander-v3", continuous="yes")
+        envfleet.make("LunarLander-v3", continuous="yes", conventions="gymnasium")
 
 
 @pytest.mark.parametrize(

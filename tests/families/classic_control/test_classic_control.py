@@ -79,7 +79,7 @@ class Policy:
 
 
 def make_pair(task_id: str, seed: int, **kwargs):
-    ours = envfleet.make(task_id, num_envs=NUM_ENVS, seed=seed, **kwargs)
+    ours = envfleet.make(task_id, num_envs=NUM_ENVS, seed=seed, conventions="gymnasium", **kwargs)
     # make_vec hands **kwargs to gymnasium.make for each env: env options and, like ours,
     # max_episode_steps.
     ref = gymnasium.make_vec(task_id, num_envs=NUM_ENVS, vectorization_mode="sync", **kwargs)
@@ -181,7 +181,14 @@ def test_options_change_behaviour():
     """The option cases above are not vacuous: each option changes what the env returns."""
 
     def rollout(task_id, steps=1000, **options):
-        env = envfleet.make(task_id, num_envs=NUM_ENVS, seed=7, max_episode_steps=130, **options)
+        env = envfleet.make(
+            task_id,
+            num_envs=NUM_ENVS,
+            seed=7,
+            max_episode_steps=130,
+            **options,
+            conventions="gymnasium",
+        )
         policy = Policy(task_id, steps, 7)
         obs, _ = env.reset()
         rewards, terminated_count = [], 0

@@ -297,7 +297,12 @@ def test_pool_frames_match_gymnasium_vector_env(task_id):
     from the same seed and actions (env i seeded s + i on both sides), across autoresets."""
     num_envs, seed = 3, 11
     ours = envfleet.make(
-        task_id, num_envs=num_envs, seed=seed, render_mode="rgb_array", **OPTIONS.get(task_id, {})
+        task_id,
+        num_envs=num_envs,
+        seed=seed,
+        render_mode="rgb_array",
+        **OPTIONS.get(task_id, {}),
+        conventions="gymnasium",
     )
     ref = gymnasium.make_vec(
         task_id, num_envs=num_envs, vectorization_mode="sync", render_mode="rgb_array"

@@ -34,7 +34,9 @@ def record(path: str) -> None:
 
     out = {}
     for task_id, (domain, task) in sorted(TASKS.items()):
-        env = envfleet.make_dm(task_id, num_envs=1, seed=0, max_episode_steps=0)
+        env = envfleet.make_dm(
+            task_id, num_envs=1, seed=0, max_episode_steps=0, conventions="dm_env"
+        )
         actions = np.random.default_rng(0).uniform(-1, 1, size=(STEPS, *env.action_spec().shape))
         ts = env.reset()
         keys = [k for k in ts.observation._fields if k != "env_id"]

@@ -130,7 +130,7 @@ def test_every_registered_id_is_aligned_here():
 def test_episodes_match_dm_control(task_id, seed):
     domain, task = TASKS[task_id]
     limit = {"max_episode_steps": 0} if task_id in NO_TIME_LIMIT else {}
-    env = envfleet.make_dm(task_id, num_envs=NUM_ENVS, seed=seed, **limit)
+    env = envfleet.make_dm(task_id, num_envs=NUM_ENVS, seed=seed, conventions="dm_env", **limit)
     simd_tol = SIMD_CONTACT_TOL.get(task_id, dm_control_reference.SIMD_TOL)
     refs = [dm_control_reference.load(domain, task, seed + i) for i in range(NUM_ENVS)]
     spec = refs[0].action_spec()
@@ -173,7 +173,7 @@ def test_reset_with_a_seed_starts_that_seeds_episode(task_id):
     # reset(seed=s) must give suite.load(..., random=s)'s episode; for lqr, whose model is drawn
     # from the seed's stream, that means a new model too.
     domain, task = TASKS[task_id]
-    env = envfleet.make(task_id, num_envs=1, seed=1, max_episode_steps=0)
+    env = envfleet.make(task_id, num_envs=1, seed=1, max_episode_steps=0, conventions="gymnasium")
     env.reset()
     env.step(np.zeros((1, *env.single_action_space.shape)))
     obs, _ = env.reset(seed=99)
@@ -193,11 +193,11 @@ def test_reset_with_a_seed_starts_that_seeds_episode(task_id):
 
 def test_bad_options_and_seeds_are_refused_clearly():
     with pytest.raises(ValueError, match="unknown cartpole task_name 'nope'.*swingup"):
-        envfleet.make("CartpoleBalance-v1", task_name="nope")
+        envfleet.make("CartpoleBalance-v1", task_name="nope", conventions="gymnasium")
     # np.random.RandomState takes 0 .. 2**32 - 1, and so does every env of the pool.
     with pytest.raises(ValueError, match=r"2\*\*32 - 1"):
-        envfleet.make("CartpoleBalance-v1", num_envs=2, seed=2**32 - 1)
-    env = envfleet.make("CartpoleBalance-v1", num_envs=2, seed=2**32 - 2)
+        envfleet.make("CartpoleBalance-v1", num_envs=2, seed=2**32 - 1, conventions="gymnasium")
+    env = envfleet.make("CartpoleBalance-v1", num_envs=2, seed=2**32 - 2, conventions="gymnasium")
     env.reset()
     env.close()
 

@@ -59,6 +59,7 @@ def test_frames_match_physics_render(task_id):
         render_mode="rgb_array",
         render_width=width,
         render_height=height,
+        conventions="dm_env",
     )
     ref = reference(task_id, 4)
     ref.reset()
@@ -82,7 +83,9 @@ def test_frames_match_physics_render(task_id):
 def test_default_size_is_physics_renders(task_id):
     # physics.render()'s defaults: 320x240 from the free camera. Escape draws a new terrain
     # every episode (uploaded before each frame), fish a target whose visibility is per task.
-    env = envfleet.make_dm(task_id, num_envs=1, seed=9, render_mode="rgb_array")
+    env = envfleet.make_dm(
+        task_id, num_envs=1, seed=9, render_mode="rgb_array", conventions="dm_env"
+    )
     spec = env.spec.render
     assert (spec.width, spec.height, spec.resizable) == (320, 240, True)
     ref = reference(task_id, 9)
@@ -120,6 +123,7 @@ def test_from_pixels_matches_the_pixels_wrapper(task_id, camera, stack):
         from_pixels=True,
         render_camera_id=camera,
         frame_stack=stack,
+        conventions="dm_env",
     )
     assert list(env.observation_spec()._fields) == ["pixels", "env_id"]
     assert env.observation_spec().pixels.shape == (3 * stack, 84, 84)
@@ -149,7 +153,12 @@ def test_from_pixels_matches_the_pixels_wrapper(task_id, camera, stack):
 
 def test_gymnasium_front_end_pixels():
     env = envfleet.make(
-        "CheetahRun-v1", num_envs=2, from_pixels=True, render_width=32, render_height=24
+        "CheetahRun-v1",
+        num_envs=2,
+        from_pixels=True,
+        render_width=32,
+        render_height=24,
+        conventions="gymnasium",
     )
     space = env.single_observation_space
     assert list(space.spaces) == ["pixels"] and space["pixels"].shape == (3, 24, 32)
@@ -160,10 +169,14 @@ def test_gymnasium_front_end_pixels():
 
 def test_bad_pixel_options_and_cameras():
     with pytest.raises(ValueError, match="render_camera_id must be -1.*0..1"):
-        envfleet.make("CheetahRun-v1", from_pixels=True, render_camera_id=2)
+        envfleet.make(
+            "CheetahRun-v1", from_pixels=True, render_camera_id=2, conventions="gymnasium"
+        )
     with pytest.raises(ValueError, match="frame_stack must be in 1..64"):
-        envfleet.make("CheetahRun-v1", from_pixels=True, frame_stack=0)
-    env = envfleet.make_dm("CheetahRun-v1", num_envs=1, render_mode="rgb_array")
+        envfleet.make("CheetahRun-v1", from_pixels=True, frame_stack=0, conventions="gymnasium")
+    env = envfleet.make_dm(
+        "CheetahRun-v1", num_envs=1, render_mode="rgb_array", conventions="dm_env"
+    )
     env.reset()
     with pytest.raises(ValueError, match="camera"):
         env.render(camera_id=5)

@@ -35,7 +35,7 @@ def test_registration_has_no_time_limit_and_the_header_defaults():
 
 
 def test_default_episode_is_five_steps_and_never_truncated():
-    env = envfleet.make("Counting-v0", num_envs=1)
+    env = envfleet.make("Counting-v0", num_envs=1, conventions="gymnasium")
     try:
         env.reset()
         ends = []
@@ -60,6 +60,6 @@ def test_episode_length_must_be_positive(length):
 
 def test_options_are_checked_by_kind():
     with pytest.raises(TypeError, match="episode_length"):
-        envfleet.make("Counting-v0", episode_length=2.5)
+        envfleet.make("Counting-v0", episode_length=2.5, conventions="gymnasium")
     with pytest.raises(TypeError, match="continue_episodes"):
-        envfleet.make("Counting-v0", continue_episodes=1)
+        envfleet.make("Counting-v0", continue_episodes=1, conventions="gymnasium")

@@ -124,7 +124,7 @@ def run_aligned(task_id, seed, steps, max_episode_steps=None, **options):
     kwargs = dict(options)
     if max_episode_steps is not None:
         kwargs["max_episode_steps"] = max_episode_steps
-    ours = envfleet.make(task_id, num_envs=NUM_ENVS, seed=seed, **kwargs)
+    ours = envfleet.make(task_id, num_envs=NUM_ENVS, seed=seed, conventions="gymnasium", **kwargs)
     ref = make_reference(task_id, NUM_ENVS, **kwargs)
     counts = {"terminated": 0, "truncated": 0}
     try:
@@ -381,15 +381,17 @@ def test_registration_and_spaces_match_gymnasium(task_id, allow_pusher_v4):
 
 def test_bad_options():
     with pytest.raises(TypeError, match="xml_file"):
-        envfleet.make("HalfCheetah-v4", xml_file="half_cheetah.xml")  # v4 has no xml_file
+        envfleet.make(
+            "HalfCheetah-v4", xml_file="half_cheetah.xml", conventions="gymnasium"
+        )  # v4 has no xml_file
     with pytest.raises(ValueError, match="could not load"):
-        envfleet.make("Ant-v5", xml_file="no_such_model.xml")
+        envfleet.make("Ant-v5", xml_file="no_such_model.xml", conventions="gymnasium")
     with pytest.raises(ValueError, match="healthy_z_range"):
-        envfleet.make("Ant-v5", healthy_z_range=(0.2,))
+        envfleet.make("Ant-v5", healthy_z_range=(0.2,), conventions="gymnasium")
     with pytest.raises(ValueError, match="main_body"):
-        envfleet.make("Ant-v5", main_body=99)
+        envfleet.make("Ant-v5", main_body=99, conventions="gymnasium")
     with pytest.raises(ValueError, match="frame_skip"):
-        envfleet.make("Hopper-v5", frame_skip=0)
+        envfleet.make("Hopper-v5", frame_skip=0, conventions="gymnasium")
 
 
 # ---- 3. Pool behaviour: threads, async, determinism -------------------------------------------
@@ -397,7 +399,12 @@ def test_bad_options():
 
 def _sync_rollout(task_id, num_threads, steps, seed=3):
     env = envfleet.make(
-        task_id, num_envs=4, seed=seed, num_threads=num_threads, max_episode_steps=40
+        task_id,
+        num_envs=4,
+        seed=seed,
+        num_threads=num_threads,
+        max_episode_steps=40,
+        conventions="gymnasium",
     )
     actions = Actions(env.single_action_space, steps, seed, num_envs=4)
     out = [env.reset()[0]]
@@ -427,7 +434,9 @@ def test_async_matches_sync_per_env():
         .astype(np.float32)
     )
 
-    sync = envfleet.make(task_id, num_envs=n, seed=21, max_episode_steps=25)
+    sync = envfleet.make(
+        task_id, num_envs=n, seed=21, max_episode_steps=25, conventions="gymnasium"
+    )
     want = [[o] for o in sync.reset()[0]]
     for t in range(steps):
         obs, reward, *_ = sync.step(per_env[:, t])

@@ -55,6 +55,7 @@ def make_pair(task_id, num_envs=2, width=WIDTH, height=HEIGHT, gym_kwargs=None, 
         render_width=width,
         render_height=height,
         **ours_kwargs,
+        conventions="gymnasium",
     )
     refs = [
         gym.make(task_id, render_mode="rgb_array", width=width, height=height, **(gym_kwargs or {}))
@@ -180,7 +181,12 @@ def test_model_cameras(task_id, camera_id, gym_kwargs):
 
 def test_camera_from_make_option():
     ours = envfleet.make(
-        "Ant-v5", render_mode="rgb_array", render_width=40, render_height=40, render_camera_id=0
+        "Ant-v5",
+        render_mode="rgb_array",
+        render_width=40,
+        render_height=40,
+        render_camera_id=0,
+        conventions="gymnasium",
     )
     ref = gym.make("Ant-v5", render_mode="rgb_array", width=40, height=40, camera_id=0)
     try:
@@ -194,10 +200,18 @@ def test_camera_from_make_option():
 
 def test_bad_camera_ids():
     env = envfleet.make(
-        "HalfCheetah-v5", render_mode="rgb_array", render_width=32, render_height=32
+        "HalfCheetah-v5",
+        render_mode="rgb_array",
+        render_width=32,
+        render_height=32,
+        conventions="gymnasium",
     )
     pendulum = envfleet.make(
-        "InvertedPendulum-v5", render_mode="rgb_array", render_width=32, render_height=32
+        "InvertedPendulum-v5",
+        render_mode="rgb_array",
+        render_width=32,
+        render_height=32,
+        conventions="gymnasium",
     )
     try:
         env.reset()
@@ -247,6 +261,7 @@ def rollout(task_id, render_every_step, num_threads=1, steps=12, **options):
         render_width=24,
         render_height=24,
         **options,
+        conventions="gymnasium",
     )
     try:
         obs, _ = env.reset()
@@ -282,6 +297,7 @@ def test_two_worker_threads():
             render_mode="rgb_array",
             render_width=40,
             render_height=32,
+            conventions="gymnasium",
         )
         try:
             env.reset()
@@ -348,6 +364,7 @@ def test_render_fast_option():
             render_width=48,
             render_height=48,
             render_fast=fast,
+            conventions="gymnasium",
         )
         try:
             env.reset()
@@ -414,8 +431,10 @@ def test_from_pixels_observations_are_gymnasiums_frames():
     """The observation is the frame Gymnasium renders for that state, as (3, H, W) planes,
     drawn inside reset and step; dynamics, rewards and info are the task's own."""
     kwargs = dict(num_envs=2, seed=SEED, render_width=48, render_height=40)
-    ours = envfleet.make("Hopper-v5", from_pixels=True, render_mode="rgb_array", **kwargs)
-    states = envfleet.make("Hopper-v5", **kwargs)
+    ours = envfleet.make(
+        "Hopper-v5", from_pixels=True, render_mode="rgb_array", conventions="gymnasium", **kwargs
+    )
+    states = envfleet.make("Hopper-v5", conventions="gymnasium", **kwargs)
     refs = [gym.make("Hopper-v5", render_mode="rgb_array", width=48, height=40) for _ in range(2)]
     try:
         assert ours.single_observation_space == gym.spaces.Box(0, 255, (3, 40, 48), np.uint8)
@@ -448,7 +467,9 @@ def test_from_pixels_observations_are_gymnasiums_frames():
 
 
 def test_from_pixels_frame_stack_and_defaults():
-    env = envfleet.make("InvertedPendulum-v4", num_envs=2, from_pixels=True, frame_stack=3)
+    env = envfleet.make(
+        "InvertedPendulum-v4", num_envs=2, from_pixels=True, frame_stack=3, conventions="gymnasium"
+    )
     try:
         assert env.single_observation_space.shape == (9, 84, 84)  # 84x84 by default
         assert envfleet.make_spec("InvertedPendulum-v4", from_pixels=True).render.width == 84
@@ -478,6 +499,7 @@ def test_from_pixels_same_for_any_threads_and_batch():
             render_height=32,
             render_fast=True,
             **pool,
+            conventions="gymnasium",
         )
         try:
             env.async_reset()
@@ -508,7 +530,12 @@ def test_from_pixels_same_for_any_threads_and_batch():
 
 def test_from_pixels_dm_field_and_bad_options():
     env = envfleet.make(
-        "Swimmer-v5", env_type="dm", from_pixels=True, render_width=16, render_height=16
+        "Swimmer-v5",
+        env_type="dm",
+        from_pixels=True,
+        render_width=16,
+        render_height=16,
+        conventions="dm_env",
     )
     try:
         step = env.reset()

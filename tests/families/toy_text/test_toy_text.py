@@ -86,7 +86,13 @@ def _run_aligned(task_id, seed, steps, envfleet_kwargs=None, ref=None, **kwargs)
     The observations are the single-key ones of every step, shape (steps, NUM_ENVS), with -1
     on the step after an episode ended (the autoreset step), for checks on the trajectories.
     """
-    ours = envfleet.make(task_id, num_envs=NUM_ENVS, seed=seed, **(envfleet_kwargs or kwargs))
+    ours = envfleet.make(
+        task_id,
+        num_envs=NUM_ENVS,
+        seed=seed,
+        **(envfleet_kwargs or kwargs),
+        conventions="gymnasium",
+    )
     ref = ref if ref is not None else make_reference(task_id, NUM_ENVS, **kwargs)
     try:
         n_a = ref.single_action_space.n
@@ -165,7 +171,7 @@ def test_registration_matches_gymnasium(task_id):
 def test_spaces_match_gymnasium(task_id):
     spec = envfleet.make_spec(task_id)
     ref = gym.make(task_id)
-    ours = envfleet.make(task_id, num_envs=NUM_ENVS)
+    ours = envfleet.make(task_id, num_envs=NUM_ENVS, conventions="gymnasium")
     try:
         assert spec.observation_space == ref.observation_space
         assert spec.action_space == ref.action_space
@@ -262,4 +268,4 @@ def test_frozen_lake_random_map():
 
 def test_frozen_lake_bad_map_name():
     with pytest.raises(ValueError, match="map_name"):
-        envfleet.make("FrozenLake-v1", map_name="5x5")
+        envfleet.make("FrozenLake-v1", map_name="5x5", conventions="gymnasium")

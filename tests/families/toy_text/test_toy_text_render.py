@@ -74,7 +74,14 @@ def _run(task_id: str, seed: int, steps: int, on_state=None, **kwargs) -> int:
     """Steps a pool and Gymnasium's envs side by side, comparing every env's frame after every
     reset and step; ``on_state(i, ref_env)`` is called with each Gymnasium env before its frame
     is compared (for coverage counts). Returns the number of frames compared."""
-    ours = envfleet.make(task_id, num_envs=NUM_ENVS, seed=seed, render_mode="rgb_array", **kwargs)
+    ours = envfleet.make(
+        task_id,
+        num_envs=NUM_ENVS,
+        seed=seed,
+        render_mode="rgb_array",
+        **kwargs,
+        conventions="gymnasium",
+    )
     refs = [
         gym.make(REFERENCE_ID.get(task_id, task_id), render_mode="rgb_array", **kwargs)
         for _ in range(NUM_ENVS)
@@ -210,7 +217,12 @@ def test_frozen_lake_random_map():
     # Gymnasium gets the same map as a desc.
     seed = 21
     ours = envfleet.make(
-        "FrozenLake-v1", num_envs=2, seed=seed, map_name=None, render_mode="rgb_array"
+        "FrozenLake-v1",
+        num_envs=2,
+        seed=seed,
+        map_name=None,
+        render_mode="rgb_array",
+        conventions="gymnasium",
     )
     try:
         ours.reset()
@@ -243,7 +255,9 @@ def test_blackjack_every_showing_card():
         seed_of.setdefault(env.dealer_top_card_value_str + env.dealer_top_card_suit, seed)
         seed += 1
         assert seed < 5000, sorted(seed_of)
-    ours = envfleet.make("Blackjack-v1", num_envs=seed, seed=0, render_mode="rgb_array")
+    ours = envfleet.make(
+        "Blackjack-v1", num_envs=seed, seed=0, render_mode="rgb_array", conventions="gymnasium"
+    )
     try:
         ours.reset()
         env_ids = sorted(seed_of.values())
@@ -261,7 +275,11 @@ def test_rendering_needs_the_sprites(tmp_path):
     # assets_dir is set by the registration; without it, or with a wrong one, render() says why.
     for assets_dir, message in (("", "assets_dir is empty"), (str(tmp_path), "cannot open")):
         env = envfleet.make(
-            "CliffWalking-v1", num_envs=1, render_mode="rgb_array", assets_dir=assets_dir
+            "CliffWalking-v1",
+            num_envs=1,
+            render_mode="rgb_array",
+            assets_dir=assets_dir,
+            conventions="gymnasium",
         )
         try:
             env.reset()

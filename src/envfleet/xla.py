@@ -1,0 +1,180 @@
+"""``env.xla()``: a pool's ``send``, ``recv`` and ``step`` as XLA custom calls, so that a whole
+actor loop (policy and environment steps) can be compiled by ``jax.jit`` and run in
+``lax.scan`` / ``lax.fori_loop`` with no Python and no GIL per step. The calls are handlers
+of envfleet._xla (cpp/xla/xla_module.cc) registered through ``jax.ffi``; they reach the pool
+through its plain-C table (cpp/bind/pool_api.h). How to use it: docs/xla.md.
+"""
+
+from __future__ import annotations
+
+import collections
+import importlib
+import weakref
+from typing import Any
+
+import numpy as np
+
+from envfleet.base import ENV_ID, FIRST_ENV_KEY, REWARD, TERMINATED, TRUNCATED
+from envfleet.spec import PLAYERS
+
+XlaFunctions = collections.namedtuple("XlaFunctions", ["handle", "recv", "send", "step"])
+
+# Element types of the pool's C table, by code (EnvfleetDType in cpp/bind/pool_api.h).
+_DTYPES = tuple(
+    np.dtype(name) for name in ("bool", "int8", "uint8", "int32", "int64", "float32", "float64")
+)
+
+_targets_registered = False
+
+
+def _load() -> tuple[Any, Any]:
+    """Imports JAX and envfleet._xla and registers the handlers with JAX (once)."""
+    global _targets_registered
+    try:
+        import jax
+    except ImportError as err:
+        raise ImportError("env.xla() needs JAX: pip install 'envfleet[jax]'") from err
+    try:
+        _xla = importlib.import_module("envfleet._xla")
+    except ImportError as err:
+        raise ImportError(
+            "env.xla() needs the module envfleet._xla, which this build of envfleet lacks: it "
+            "is built where jaxlib (XLA's FFI headers) is importable at build time, as in "
+            "pip's isolated build; rebuild with pip install --force-reinstall 'envfleet[jax]' "
+            "(or, building without isolation, pip install 'jaxlib>=0.10.2' first)"
+        ) from err
+    if not _targets_registered:
+        for name, capsule in _xla.handlers().items():
+            jax.ffi.register_ffi_target(name, capsule, platform="cpu")
+        _targets_registered = True
+    return jax, _xla
+
+
+def make_xla(env: Any) -> XlaFunctions:
+    """``(handle, recv, send, step)`` for pool ``env`` (any front end), EnvPool's signatures:
+
+    - ``send(handle, action, env_id=None) -> handle``
+    - ``recv(handle) -> (handle, result)``
+    - ``step(handle, action, env_id=None) -> (handle, result)``: send, then recv
+
+    ``result`` has the structure of the front end's Python ``recv()`` (Gymnasium: obs, reward,
+    terminated, truncated, info; legacy gym: obs, reward, done, info; dm: a TimeStep), with
+    JAX arrays of JAX's dtypes (without ``jax_enable_x64``: float32 for float64, int32 for
+    int64). ``env_id`` None means every env, in env order.
+    """
+    jax, _xla = _load()
+    from envfleet.dm import DmEnvPool
+    from envfleet.gym_env import GymEnvPool
+
+    if env._pool.closed:
+        raise RuntimeError("xla(): this env pool is closed")
+    jnp = jax.numpy
+    api = env._pool.pool_api()
+    num_envs, batch_size, keys = _xla.pool_layout(api)
+    is_dm = isinstance(env, DmEnvPool)
+    # The dm front end's record of which envs' last result was LAST: the handlers read and
+    # update the same array its Python recv does, so both kinds of call agree on step_type.
+    ended = env._ended if is_dm and env._track_ends else None
+    pool_id = _xla.register_pool(api, 0 if ended is None else ended.ctypes.data, is_dm)
+    weakref.finalize(env, _xla.unregister_pool, pool_id)
+
+    def canonical(dtype: Any) -> np.dtype:
+        return jax.dtypes.canonicalize_dtype(dtype)
+
+    handle_struct = jax.ShapeDtypeStruct((1,), np.uint32)
+    batch = []
+    for k, (code, shape) in enumerate(keys):
+        dtype = env._reward_dtype if k == REWARD else _DTYPES[code]
+        batch.append(jax.ShapeDtypeStruct((batch_size, *shape), canonical(dtype)))
+    if is_dm:
+        batch.append(jax.ShapeDtypeStruct((batch_size,), np.bool_))  # the rows' `first`
+    results = (handle_struct, *batch)
+
+    def custom_call(name: str, result_shapes: Any) -> Any:
+        return jax.ffi.ffi_call(
+            name, result_shapes, has_side_effect=True, input_output_aliases={0: 0}
+        )
+
+    send_call = custom_call("envfleet_send", handle_struct)
+    recv_call = custom_call("envfleet_recv", results)
+    step_call = custom_call("envfleet_step", results)
+
+    action_key = env._spec.action_key
+    action_dtype = canonical(action_key.dtype)
+    all_env_ids = np.arange(num_envs, dtype=np.int32)
+
+    def actions_and_ids(action: Any, env_id: Any) -> tuple[Any, Any]:
+        action = jnp.asarray(action)
+        if not (
+            jnp.issubdtype(action.dtype, jnp.integer)
+            or jnp.issubdtype(action.dtype, jnp.floating)
+            or action.dtype == jnp.bool_
+        ):
+            raise TypeError(f"action must hold numbers, got dtype {action.dtype}")
+        if action_key.discrete and jnp.issubdtype(action.dtype, jnp.floating):
+            action = jnp.trunc(action)  # as the Python send: toward zero
+        action = action.astype(action_dtype)
+        if env_id is None:
+            env_id = all_env_ids
+        else:
+            env_id = jnp.asarray(env_id)
+            if not jnp.issubdtype(env_id.dtype, jnp.integer) or env_id.ndim > 1:
+                raise TypeError("env_id must be an integer or a 1-D array of integers")
+            env_id = env_id.astype(jnp.int32).reshape(-1)
+        expected = (env_id.shape[0], *action_key.shape)
+        if action.shape != expected:
+            raise ValueError(
+                f"action has shape {action.shape} but shape {expected} was expected"
+                + ("" if env_id is not all_env_ids else " (one action per env: env_id is None)")
+            )
+        return action, env_id
+
+    def shape_result(out: tuple) -> Any:
+        if is_dm:
+            return _dm_result(env, out, jnp)
+        obs, info = env._observation(out), env._info(out)
+        reward, terminated, truncated = out[REWARD], out[TERMINATED], out[TRUNCATED]
+        if isinstance(env, GymEnvPool):
+            info["TimeLimit.truncated"] = truncated & ~terminated
+            return obs, reward, terminated | truncated, info
+        return obs, reward, terminated, truncated, info
+
+    def send(handle: Any, action: Any, env_id: Any = None) -> Any:
+        return send_call(handle, *actions_and_ids(action, env_id))
+
+    def recv(handle: Any) -> tuple[Any, Any]:
+        handle, *out = recv_call(handle)
+        return handle, shape_result(tuple(out))
+
+    def step(handle: Any, action: Any, env_id: Any = None) -> tuple[Any, Any]:
+        handle, *out = step_call(handle, *actions_and_ids(action, env_id))
+        return handle, shape_result(tuple(out))
+
+    # A JAX array, not NumPy's: the handles the calls return are JAX arrays, and a jitted
+    # function given both kinds would compile twice.
+    handle = jnp.asarray(np.array([pool_id], dtype=np.uint32))
+    return XlaFunctions(handle, recv, send, step)
+
+
+def _dm_result(env: Any, out: tuple, jnp: Any) -> Any:
+    """The dm front end's TimeStep (envfleet/dm.py, DmEnvPool._format) in JAX arrays; the
+    handlers computed each row's ``first`` (the last array of ``out``)."""
+    import dm_env
+
+    terminated, truncated, first = out[TERMINATED], out[TRUNCATED], out[-1]
+    step_type = jnp.where(
+        first,
+        int(dm_env.StepType.FIRST),
+        jnp.where(terminated | truncated, int(dm_env.StepType.LAST), int(dm_env.StepType.MID)),
+    ).astype(jnp.int32)
+    reward = out[REWARD]
+    if env._discount_key is None:
+        discount = jnp.where(terminated, 0, jnp.ones((), reward.dtype))
+    else:
+        discount = jnp.where(terminated, 0, out[env._discount_key].astype(reward.dtype))
+    keys = out[FIRST_ENV_KEY : FIRST_ENV_KEY + env._num_keys]
+    if env._envpool_conventions:
+        observation = env._State(*keys, out[ENV_ID], PLAYERS(out[ENV_ID]))
+    else:
+        observation = env._State(*keys, out[ENV_ID])
+    return dm_env.TimeStep(step_type, reward, discount, observation)
