@@ -33,8 +33,11 @@ target_include_directories(envfleet_core INTERFACE "${CMAKE_CURRENT_LIST_DIR}")
 target_compile_options(envfleet_core INTERFACE -ffp-contract=off -Wall -Wextra)
 target_link_libraries(envfleet_core INTERFACE Threads::Threads)
 
+# NOMINSIZE: nanobind otherwise compiles a module's sources with -Os, and ours hold the envs
+# and the pool's hot loops, not only bindings (-Os left CarRacing's pixel loops as calls and
+# byte-wise copies). -O3 keeps every result: no fast-math, and -ffp-contract=off.
 function(envfleet_add_module name)
-  nanobind_add_module(${name} NB_STATIC ${ARGN})
+  nanobind_add_module(${name} NB_STATIC NOMINSIZE ${ARGN})
   target_include_directories(${name} PRIVATE ${NUMPY_INCLUDE_DIR})
   target_link_libraries(${name} PRIVATE envfleet_core)
 endfunction()

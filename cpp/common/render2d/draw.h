@@ -113,7 +113,7 @@ inline void Span(const Canvas& c, int x1, int y, int x2, Color color) {
   x1 = std::max(x1, 0);
   x2 = std::min(x2, c.width() - 1);
   if (x2 < 0 || x1 >= c.width()) return;
-  for (int x = x1; x <= x2; ++x) c.Set(x, y, color);
+  c.SetRow(x1, x2, y, color);
 }
 
 }  // namespace internal

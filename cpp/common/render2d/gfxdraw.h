@@ -34,13 +34,11 @@ inline void HLine(const Canvas& c, int16_t x1, int16_t x2, int16_t y, Color colo
   const int right = c.width() - 1, bottom = c.height() - 1;
   if (x2 < 0 || x1 > right || y < 0 || y > bottom) return;
   const int a = std::max<int>(x1, 0), b = std::min<int>(x2, right);
-  for (int x = a; x <= b; ++x) {
-    if (color.a == 255) {
-      c.Set(x, y, color);
-    } else {
-      c.Blend(x, y, color, color.a);
-    }
+  if (color.a == 255) {
+    c.SetRow(a, b, y, color);
+    return;
   }
+  for (int x = a; x <= b; ++x) c.Blend(x, y, color, color.a);
 }
 
 // vlineColor: the same along y.
