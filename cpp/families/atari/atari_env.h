@@ -33,9 +33,11 @@
 // Env::ResetAfterTermination, so the pool keeps the episode's clock running: the soft reset
 // reports the elapsed_step the life ended at, the next step adds one, and max_episode_steps
 // counts across lives (a game over during the soft reset's no-ops starts a new game on that
-// running clock, as in EnvPool). A real game over (or the loss of the last life), a time
-// limit (also one reached on a life-losing step) and every explicit reset() hard-reset:
-// reset_game, the stack filled, elapsed_step 0.
+// running clock, as in EnvPool). As in EnvPool, a life counts as lost only while lives remain
+// (0 < lives < lives before): in games whose counter reaches 0 before the game is over
+// (Atlantis, WizardOfWor) the last life is played within the episode to ALE's game over. A
+// real game over, a time limit (also one reached on a life-losing step) and every explicit
+// reset() hard-reset: reset_game, the stack filled, elapsed_step 0.
 //
 // zero_discount_on_life_loss adds info["discount"] (float32): 0 on a step that loses a life or
 // terminates, else 1. The dm_env front end takes its discount from it (with episodic_life off,
@@ -53,8 +55,6 @@
 //   - a step that ends the game (or, with episodic_life, loses a life) before its last frame
 //     stops there, and its observation is what AtariPreprocessing's buffers then hold
 //     (EnvPool plays a life-loss step to its end and pools differently at a game over);
-//   - with episodic_life, losing the last life ends the episode at once and hard-resets
-//     (EnvPool waits for ALE's game over);
 //   - grayscale pixel index 255 (drawn by a few games) reads as black, as ALE's own
 //     applyPaletteGrayscale gives it.
 #ifndef ENVFLEET_FAMILIES_ATARI_ATARI_ENV_H_
@@ -335,8 +335,11 @@ class AtariEnv : public Env {
       reward += static_cast<double>(ale_->act(a));
       game_over = ale_->game_over(false);
       if (episodic_life_) {
+        // EnvPool's rule: a life counts as lost only while lives remain. Games such as
+        // Atlantis and WizardOfWor drop the counter to 0 and play the last life on until
+        // ALE's game over, which then ends the episode.
         const int lives = ale_->lives();
-        life_lost = lives < lives_;
+        life_lost = 0 < lives && lives < lives_;
         lives_ = lives;
       }
       if (game_over || life_lost) break;
@@ -358,9 +361,11 @@ class AtariEnv : public Env {
     raw_reward_ = reward;
     reward_ = reward_clip_ ? static_cast<double>((reward > 0) - (reward < 0)) : reward;
     game_over_ = game_over;
-    life_lost_ = lives_ < lives_before;  // (with episodic_life, the frame loop stopped there)
+    // Any drop of the counter, to 0 included, zeroes info["discount"] (EnvPool's
+    // zero_discount_on_life_loss); only an episodic life loss ends the episode.
+    life_lost_ = lives_ < lives_before;
     terminated_ = game_over || life_lost;
-    continue_game_ = episodic_life_ && life_lost && !game_over && lives_ > 0;
+    continue_game_ = life_lost && !game_over;
   }
 
   void Write(const OutputSlot& out) const override {

@@ -16,9 +16,12 @@ are AtariPreprocessing's own. With one, EnvPool's order applies: the same draw
 n = np_random.integers(1, noop_max + 1) (0 if noop_max == 0), then n - 1 no-ops and FIRE,
 done by the EnvPoolReset wrapper under AtariPreprocessing(noop_max=0).
 
-Two EnvPool behaviours that Gymnasium's wrappers lack are added on top, on the wrappers'
-own state: episodic life (after a life loss that is not the end of the game, the next step
-is a soft reset: no-ops and FIRE on the running game, the frame pushed onto the stack) and
+Three EnvPool behaviours that Gymnasium's wrappers lack are added on top, on the wrappers'
+own state: a life loss counts only while lives remain (in games that play on after the lives
+counter reaches 0, Atlantis and WizardOfWor, the last life is played to ALE's game over
+within the episode), episodic life (after a life loss that is not the end of the game, the
+next step is a soft reset: no-ops and FIRE on the running game, the frame pushed onto the
+stack) and
 EnvPool's time limit, counted in steps since the last hard reset: a soft reset keeps the
 elapsed-step count (it reports the count the life ended at), and a truncation, also one on a
 life-losing step, is followed by a hard reset.
@@ -71,6 +74,30 @@ class EnvPoolReset(gymnasium.Wrapper):
         return obs, info
 
 
+class LastLifeLives:
+    """ALE's interface as AtariPreprocessing sees it, but for lives(): once the counter has
+    reached 0 while the game goes on, it reports the count before, so the loss of the last
+    life is no life loss (EnvPool: ``episodic_life && 0 < lives && lives < lives_before``)."""
+
+    def __init__(self, ale, pre):
+        self._ale, self._pre = ale, pre
+
+    def __getattr__(self, name):
+        return getattr(self._ale, name)
+
+    def lives(self) -> int:
+        lives = self._ale.lives()
+        return lives if lives > 0 or self._ale.game_over() else self._pre.lives
+
+
+class EnvPoolLifeLoss(AtariPreprocessing):
+    """AtariPreprocessing whose terminal_on_life_loss counts a loss only while lives remain."""
+
+    @property
+    def ale(self):
+        return LastLifeLives(self.env.unwrapped.ale, self)
+
+
 def make_reference(req: dict):
     game = req["game"]
     kwargs = dict(
@@ -94,7 +121,7 @@ def make_reference(req: dict):
     reset_wrapper = None
     if fire:
         env = reset_wrapper = EnvPoolReset(env, noop_max)
-    pre = AtariPreprocessing(
+    pre = EnvPoolLifeLoss(
         env,
         noop_max=0 if fire else noop_max,
         frame_skip=req.get("frame_skip", 4),
