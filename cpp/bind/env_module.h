@@ -127,6 +127,41 @@ inline const EnvType& FindType(const EnvTypeMap& types, const std::string& name)
   return it->second;
 }
 
+// The config of every env: `options` over the type's defaults, then env i's own
+// `per_env_options[i]` over those. No per-env options: one config that every env shares.
+inline std::vector<Config> PerEnvConfigs(const EnvType& type, const nb::dict& options,
+                                         const std::vector<nb::dict>& per_env_options,
+                                         int num_envs) {
+  Config common = ToConfig(type.defaults, options);
+  if (per_env_options.empty()) return {std::move(common)};
+  if (per_env_options.size() != static_cast<size_t>(num_envs)) {
+    throw nb::value_error("per_env_options must hold one dict per env");
+  }
+  std::vector<Config> configs;
+  configs.reserve(per_env_options.size());
+  for (const nb::dict& own : per_env_options) configs.push_back(ToConfig(common, own));
+  return configs;
+}
+
+// Every env writes rows laid out by env 0's spec, so an env whose options would change it
+// must not join the pool; only the render rate may differ (frame_skip sets it; the pool
+// states env 0's). The Python layer names the option at fault; this is the last guard. Runs
+// of equal configs (the usual layout) are checked once.
+inline void CheckSameSpec(const EnvType& type, const std::vector<Config>& configs,
+                          const EnvSpec& spec) {
+  for (size_t i = 1; i < configs.size(); ++i) {
+    if (configs[i].values() == configs[i - 1].values()) continue;
+    EnvSpec own = type.spec(configs[i]);
+    own.render.fps = spec.render.fps;
+    if (!(own == spec)) {
+      const std::string message = "the options of env " + std::to_string(i) +
+                                  " change its spec (spaces, info keys, reward range or "
+                                  "renderer) from env 0's; all envs of a pool must share one";
+      throw nb::value_error(message.c_str());
+    }
+  }
+}
+
 inline nb::dict SpecToDict(const EnvSpec& spec) {
   nb::dict d;
   nb::list obs, info;
@@ -192,10 +227,12 @@ class PyPool {
  public:
   PyPool(const std::string& type_name, const nb::dict& options, int num_envs, int batch_size,
          int num_threads, const std::vector<uint64_t>& seeds, int thread_affinity_offset,
-         int autoreset_mode, int64_t max_episode_steps) {
+         int autoreset_mode, int64_t max_episode_steps,
+         const std::vector<nb::dict>& per_env_options) {
     const EnvType& type = FindType(*ModuleTypes<Module>(), type_name);
-    Config config = ToConfig(type.defaults, options);
-    EnvSpec spec = type.spec(config);
+    const std::vector<Config> configs = PerEnvConfigs(type, options, per_env_options, num_envs);
+    EnvSpec spec = type.spec(configs[0]);
+    CheckSameSpec(type, configs, spec);
     PoolOptions pool_options;
     pool_options.num_envs = num_envs;
     pool_options.batch_size = batch_size;
@@ -208,7 +245,7 @@ class PyPool {
       // Building envs takes a while for some families (ROM loads, model compiles) and uses
       // worker threads; none of it touches Python.
       nb::gil_scoped_release release;
-      pool_ = std::make_unique<Pool>(spec, config, type.factory, std::move(pool_options));
+      pool_ = std::make_unique<Pool>(spec, configs, type.factory, std::move(pool_options));
     }
     const ArraySpec& action = pool_->spec().action;
     action_type_ = NumpyType(action.dtype);
@@ -962,11 +999,14 @@ void BindEnvModule(nb::module_& m, EnvTypeMap& types) {
       nb::arg("type_name"), nb::arg("options"), "The spec of one env of this type and options.");
 
   nb::class_<PyPool<Module>>(m, "Pool")
-      .def(nb::init<const std::string&, const nb::dict&, int, int, int,
-                    const std::vector<uint64_t>&, int, int, int64_t>(),
-           nb::arg("type_name"), nb::arg("options"), nb::arg("num_envs"), nb::arg("batch_size"),
-           nb::arg("num_threads"), nb::arg("seeds"), nb::arg("thread_affinity_offset"),
-           nb::arg("autoreset_mode"), nb::arg("max_episode_steps"))
+      .def(
+          nb::init<const std::string&, const nb::dict&, int, int, int, const std::vector<uint64_t>&,
+                   int, int, int64_t, const std::vector<nb::dict>&>(),
+          nb::arg("type_name"), nb::arg("options"), nb::arg("num_envs"), nb::arg("batch_size"),
+          nb::arg("num_threads"), nb::arg("seeds"), nb::arg("thread_affinity_offset"),
+          nb::arg("autoreset_mode"), nb::arg("max_episode_steps"),
+          nb::arg("per_env_options") = std::vector<nb::dict>(),
+          "Env i is built from `options` updated with per_env_options[i] (when given).")
       .def("keys", &PyPool<Module>::Keys, "Names of the arrays recv() returns, in order.")
       .def("send", &PyPool<Module>::Send, nb::arg("action"), nb::arg("env_id").none())
       .def("recv", &PyPool<Module>::Recv)

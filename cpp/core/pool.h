@@ -57,23 +57,35 @@ enum CommonKey : size_t { kReward, kTerminated, kTruncated, kEnvId, kElapsedStep
 
 class Pool {
  public:
+  // Every env is built from `config`.
   Pool(const EnvSpec& spec, const Config& config, const EnvFactory& factory, PoolOptions options)
+      : Pool(spec, std::vector<Config>{config}, factory, std::move(options)) {}
+
+  // Env i is built from configs[i] (one config per env), or every env from configs[0] (one
+  // config). The options may differ between envs, their spec may not: each env writes into
+  // rows laid out by `spec` (the bindings check that every config gives that spec).
+  Pool(const EnvSpec& spec, const std::vector<Config>& configs, const EnvFactory& factory,
+       PoolOptions options)
       : spec_(spec),
-        options_(Checked(std::move(options))),
+        options_(Checked(std::move(options), configs.size())),
         queue_(static_cast<size_t>(options_.num_envs) + options_.num_threads + 1) {
     const int n = options_.num_envs;
     const int b = options_.batch_size;
+    const auto config_of = [&](int i) -> const Config& {
+      return configs.size() == 1 ? configs[0] : configs[static_cast<size_t>(i)];
+    };
     envs_.resize(n);
     action_bytes_ = spec_.action.NumBytes();
     actions_.assign(static_cast<size_t>(n) * action_bytes_, 0);
-    // Env i gets seed i whichever thread builds it, so the order of construction is moot.
-    // The first env is built here and timed: only envs that take a while to build (ALE ROM
-    // loads, MuJoCo models) are worth starting threads for.
+    // Env i gets seed i and config i whichever thread builds it, so the order of construction
+    // is moot. The first env is built here and timed: only envs that take a while to build
+    // (ALE ROM loads, MuJoCo models) are worth starting threads for.
     const auto start = std::chrono::steady_clock::now();
-    envs_[0].env = factory(config, options_.seeds[0]);
+    envs_[0].env = factory(config_of(0), options_.seeds[0]);
     const bool slow = std::chrono::steady_clock::now() - start > std::chrono::microseconds(50);
-    ParallelFor(n - 1, slow ? options_.num_threads : 1,
-                [&](int i) { envs_[i + 1].env = factory(config, options_.seeds[i + 1]); });
+    ParallelFor(n - 1, slow ? options_.num_threads : 1, [&](int i) {
+      envs_[i + 1].env = factory(config_of(i + 1), options_.seeds[i + 1]);
+    });
 
     arena_ = new BlockArena(BlockLayout(OutputKeys(), b));
     num_env_keys_ = spec_.obs.size() + spec_.info.size();
@@ -97,8 +109,11 @@ class Pool {
 
   // The bindings check every option with a message naming it first; this guard keeps a C++
   // caller's mistake an exception rather than out-of-bounds access.
-  static PoolOptions Checked(PoolOptions options) {
+  static PoolOptions Checked(PoolOptions options, size_t num_configs) {
     if (options.num_envs < 1) throw std::invalid_argument("Pool: num_envs must be >= 1");
+    if (num_configs != 1 && num_configs != static_cast<size_t>(options.num_envs)) {
+      throw std::invalid_argument("Pool: need one config, or one per env");
+    }
     if (options.batch_size < 1 || options.batch_size > options.num_envs) {
       throw std::invalid_argument("Pool: batch_size must be in [1, num_envs]");
     }

@@ -71,6 +71,8 @@ struct ArraySpec {
     return n;
   }
   size_t NumBytes() const { return NumElements() * ItemSize(dtype); }
+
+  friend bool operator==(const ArraySpec&, const ArraySpec&) = default;
 };
 
 inline ArraySpec Discrete(std::string name, int64_t n, int64_t start = 0) {
@@ -90,6 +92,8 @@ struct RenderSpec {
   bool resizable = false;  // whether other sizes may be asked for (MuJoCo) or not (pixel art)
   double fps = 0;          // Gymnasium's metadata["render_fps"]
   int num_cameras = 0;     // valid camera ids: -1 (the env's default view) .. num_cameras - 1
+
+  friend bool operator==(const RenderSpec&, const RenderSpec&) = default;
 };
 
 // How the observation keys are presented: one array, a tuple of arrays (Blackjack), or a dict.
@@ -108,6 +112,9 @@ struct EnvSpec {
   // in recv() instead of stepping envs itself, so no such state is made on the Python thread,
   // where it would outlive the pool.
   bool workers_only = false;
+
+  // Envs built from different options may share a pool only where their specs are equal.
+  friend bool operator==(const EnvSpec&, const EnvSpec&) = default;
 };
 
 // Environment options. Each env type publishes its defaults; Python may override any of them

@@ -14,7 +14,10 @@ def env_spec(type_name: str, options: dict) -> dict:
     """The spec of one env of this type and options."""
 
 class Pool:
-    def __init__(self, type_name: str, options: dict, num_envs: int, batch_size: int, num_threads: int, seeds: Sequence[int], thread_affinity_offset: int, autoreset_mode: int, max_episode_steps: int) -> None: ...
+    def __init__(self, type_name: str, options: dict, num_envs: int, batch_size: int, num_threads: int, seeds: Sequence[int], thread_affinity_offset: int, autoreset_mode: int, max_episode_steps: int, per_env_options: Sequence[dict] = []) -> None:
+        """
+        Env i is built from `options` updated with per_env_options[i] (when given).
+        """
 
     def keys(self) -> list:
         """Names of the arrays recv() returns, in order."""

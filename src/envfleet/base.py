@@ -38,6 +38,10 @@ class PoolBase:
         self.num_envs = config.num_envs
         # Checked before any env is built: a missing display fails fast and clearly.
         self._window = HumanWindow(config.task_id) if config.render_mode == "human" else None
+        # Passed only when given: a pool of envs with equal options is built as it always was.
+        per_env = (
+            {"per_env_options": list(config.per_env_options)} if config.per_env_options else {}
+        )
         self._pool = spec.module.Pool(
             spec.env_type,
             config.env_options,
@@ -48,6 +52,7 @@ class PoolBase:
             config.thread_affinity_offset,
             config.autoreset_mode.core_value,
             config.max_episode_steps,
+            **per_env,
         )
         self._num_obs = len(spec.obs_keys)
         self._info_names = [key.name for key in spec.info_keys]

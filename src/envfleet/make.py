@@ -29,7 +29,10 @@ def make(task_id: str, env_type: str = "gymnasium", **kwargs: Any):
     ``conventions="envpool"`` (EnvPool 1.2.5's; ``"gymnasium"`` for Gymnasium's VectorEnv
     contract with ``env_type="gymnasium"``, ``"dm_env"`` for float64 rewards and discounts
     with ``env_type="dm"``: see :class:`envfleet.spec.Conventions`). Any other keyword is an
-    option of the env itself (``envfleet.make_spec`` lists them).
+    option of the env itself (``envfleet.make_spec`` lists them), given to every env;
+    ``per_env_options=[{...}, ...]`` (one dict per env) changes env options for single envs
+    (env i gets the keywords updated with ``per_env_options[i]``), provided every env keeps
+    env 0's spaces.
     ``env_type="gym"`` also takes ``legacy_api=True`` for the pre-0.26 gym API.
     """
     if env_type not in ENV_TYPES:

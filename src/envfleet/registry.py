@@ -21,7 +21,7 @@ import importlib.util
 import numbers
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +29,7 @@ import numpy as np
 
 from envfleet.errors import EngineNotInstalledError
 from envfleet.gymnasium_registration import register_with_gymnasium
-from envfleet.spec import AutoresetMode, Conventions, EnvSpec, PoolConfig
+from envfleet.spec import ArrayInfo, AutoresetMode, Conventions, EnvSpec, PoolConfig
 
 POOL_OPTIONS = (
     "num_envs",
@@ -48,6 +48,8 @@ POOL_OPTIONS = (
     "max_num_players",
     "gym_reset_return_info",
 )
+# Arguments of make that shape the whole pool rather than one env: never one env's own.
+_NOT_PER_ENV = (*POOL_OPTIONS, "per_env_options", "legacy_api", "env_type")
 RENDER_MODES = (None, "rgb_array", "human")
 RENDER_ENV_OPTIONS = ("render_width", "render_height", "render_camera_id")
 _MAX_SEED = 2**63 - 1
@@ -180,8 +182,13 @@ def _types(family: Family) -> dict[str, dict[str, tuple[str, Any]]]:
     return family.engine().env_types()
 
 
-def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
-    """Checks every argument of ``make`` and returns the resulting :class:`EnvSpec`."""
+def make_spec(task_id: str, per_env_options: Any = None, **kwargs: Any) -> EnvSpec:
+    """Checks every argument of ``make`` and returns the resulting :class:`EnvSpec`.
+
+    ``per_env_options``: None, or one mapping of env options per env (``{}`` for an env that
+    takes the common ones); env i is built from the common options (the keywords) updated
+    with ``per_env_options[i]``. All envs must end up with the same spaces.
+    """
     reg = registration(task_id)
     module = reg.family.engine()
     types = module.env_types()
@@ -202,9 +209,158 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
     # Every option of the env, resolved: its defaults, the task's, then the caller's.
     env_options = {name: default for name, (_, default) in defaults.items()}
     env_options.update(_coerce_options(defaults, {**reg.options, **kwargs}))
-    spec_dict = module.env_spec(reg.env_type, env_options)
-    config = _pool_config(reg, env_options, spec_dict["render"], **pool_kwargs)
+    own_options = _per_env_options(
+        task_id, defaults, per_env_options, pool_kwargs.get("num_envs", 1)
+    )
+    spec_dict = _shared_spec(reg, module, env_options, own_options)
+    config = _pool_config(
+        reg,
+        env_options,
+        spec_dict["render"],
+        per_env_options=tuple(own_options) if per_env_options is not None else (),
+        **pool_kwargs,
+    )
     return EnvSpec(config, reg.env_type, spec_dict, module)
+
+
+def _per_env_options(
+    task_id: str, defaults: dict, per_env_options: Any, num_envs: Any
+) -> list[dict[str, Any]]:
+    """Each env's own options (``per_env_options``), checked and converted: [{}] * num_envs
+    when there are none. A value is always one env's value, whatever its kind (a list-valued
+    option takes its list here as it does as a keyword), so nothing is guessed."""
+    num_envs = _int_arg("num_envs", num_envs, 1)
+    if per_env_options is None:
+        return [{}] * num_envs
+    if isinstance(per_env_options, str | bytes | Mapping) or not isinstance(
+        per_env_options, Sequence
+    ):
+        raise TypeError(
+            "per_env_options must be a sequence of num_envs dicts (env i's options), got "
+            f"{type(per_env_options).__name__}"
+        )
+    if len(per_env_options) != num_envs:
+        raise ValueError(
+            f"per_env_options has {len(per_env_options)} entries but num_envs is {num_envs}: "
+            "give one dict of options per env ({} for an env that takes the common options)"
+        )
+    checked = []
+    for i, own in enumerate(per_env_options):
+        where = f"per_env_options[{i}]"
+        if not isinstance(own, Mapping):
+            raise TypeError(f"{where} must be a dict of env options, got {own!r}")
+        pool_level = [k for k in own if k in _NOT_PER_ENV]
+        if pool_level:
+            raise TypeError(
+                f"{where} sets {', '.join(map(repr, pool_level))}: pool options apply to the "
+                "whole pool and go to make() itself (seed=[...] gives one seed per env); "
+                "per_env_options holds env options only"
+            )
+        unknown = [k for k in own if k not in defaults]
+        if unknown:
+            raise TypeError(
+                f"{where} sets unknown option{'s' if len(unknown) > 1 else ''} "
+                f"{', '.join(map(repr, unknown))} for {task_id}; its env options: "
+                f"{', '.join(sorted(defaults))}"
+            )
+        try:
+            checked.append(_coerce_options(defaults, dict(own)))
+        except TypeError as exc:
+            raise TypeError(f"{where}: {exc}") from None
+    return checked
+
+
+def _shared_spec(
+    reg: Registration, module: Any, common: dict[str, Any], own_options: list[dict[str, Any]]
+) -> dict:
+    """The spec every env of the pool has (env 0's). Refuses per-env options that give an env
+    another one (spaces, dtypes, info keys, reward range, renderer): the pool lays out every
+    env's results as env 0's. Each distinct set of options is built once."""
+    first = {**common, **own_options[0]}
+    first_spec = _env_spec(reg, module, first, 0 if own_options[0] else None)
+    seen = {_frozen(own_options[0])}
+    for i, own in enumerate(own_options):
+        key = _frozen(own)
+        if key in seen:
+            continue
+        seen.add(key)
+        options = {**common, **own}
+        spec = _env_spec(reg, module, options, i)
+        if _layout(spec) == _layout(first_spec):
+            continue
+        differing = [k for k in options if options[k] != first[k]]
+        # The options that change the spec on their own, else (a combination) all that differ.
+        culprits = [
+            k
+            for k in differing
+            if _layout(_spec_or_none(reg, module, {**first, k: options[k]})) != _layout(first_spec)
+        ] or differing
+        named = ", ".join(
+            f"{k!r} ({options[k]!r} for env {i}, {first[k]!r} for env 0)" for k in culprits
+        )
+        raise ValueError(
+            f"per_env_options[{i}] gives env {i} {_spec_difference(spec, first_spec)}, through "
+            f"{named}: all envs of a pool share one observation space, action space, info keys, "
+            "reward range and renderer, so options that change them must be equal for every env"
+        )
+    return first_spec
+
+
+def _env_spec(reg: Registration, module: Any, options: dict[str, Any], env: int | None) -> dict:
+    """The core's spec for ``options``; its errors name the env whose own options they are."""
+    if env is None:
+        return module.env_spec(reg.env_type, options)
+    try:
+        return module.env_spec(reg.env_type, options)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"per_env_options[{env}]: {exc}") from None
+
+
+def _layout(spec: dict | None) -> dict | None:
+    """What envs of one pool must share: the spec less its render rate (frame_skip sets it,
+    and may differ per env; the pool's metadata states env 0's)."""
+    if spec is None:
+        return None
+    return {**spec, "render": {**spec["render"], "fps": None}}
+
+
+def _frozen(options: dict[str, Any]) -> tuple:
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
+
+
+def _spec_or_none(reg: Registration, module: Any, options: dict[str, Any]) -> dict | None:
+    try:
+        return module.env_spec(reg.env_type, options)
+    except (TypeError, ValueError):
+        return None
+
+
+def _spec_difference(spec: dict, first: dict) -> str:
+    """Which part of an env's spec differs from env 0's, with both values."""
+
+    def spaces(part: str) -> str:
+        keys = spec[part] if part == "obs" else [spec[part]]
+        first_keys = first[part] if part == "obs" else [first[part]]
+        mine = ", ".join(str(ArrayInfo.from_core(d).space()) for d in keys)
+        theirs = ", ".join(str(ArrayInfo.from_core(d).space()) for d in first_keys)
+        return f"{mine} where env 0 has {theirs}"
+
+    if spec["action"] != first["action"]:
+        return f"another action space ({spaces('action')})"
+    if spec["obs"] != first["obs"] or spec["obs_layout"] != first["obs_layout"]:
+        return f"another observation space ({spaces('obs')})"
+    if spec["info"] != first["info"]:
+        names = [[d["name"] for d in s["info"]] for s in (spec, first)]
+        return f"other info keys ({names[0]} where env 0 has {names[1]})"
+    if spec["render"]["width"] != first["render"]["width"] or (
+        spec["render"]["height"] != first["render"]["height"]
+    ):
+        sizes = [f"{s['render']['width']}x{s['render']['height']}" for s in (spec, first)]
+        return f"another frame size ({sizes[0]} where env 0 has {sizes[1]})"
+    if spec["render"] != first["render"]:
+        cameras = [s["render"]["num_cameras"] for s in (spec, first)]
+        return f"other cameras ({cameras[0]} where env 0 has {cameras[1]})"
+    return f"another reward range ({spec['reward_range']} where env 0 has {first['reward_range']})"
 
 
 def _check_env_options(task_id: str, defaults: dict, options: dict[str, Any]) -> None:
@@ -324,6 +480,7 @@ def _pool_config(
     conventions: Any = Conventions.ENVPOOL,
     max_num_players: int = 1,
     gym_reset_return_info: bool = True,
+    per_env_options: tuple[dict[str, Any], ...] = (),
 ) -> PoolConfig:
     num_envs = _int_arg("num_envs", num_envs, 1)
     if batch_size is None:
@@ -368,6 +525,7 @@ def _pool_config(
         thread_affinity_offset=thread_affinity_offset,
         autoreset_mode=AutoresetMode.parse(autoreset_mode),
         env_options=env_options,
+        per_env_options=per_env_options,
         conventions=conventions,
         reward_threshold=reg.reward_threshold,
         max_num_players=max_num_players,

@@ -8,6 +8,7 @@ module), so the Gymnasium spaces and dm_env specs can never drift from what the 
 from __future__ import annotations
 
 import collections
+import numbers
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -97,6 +98,11 @@ class PoolConfig(Mapping):
     Read it by attribute (``config.num_envs``, like EnvPool's ``spec.config``) or by key
     (``config["num_envs"]``, ``dict(config)``, like EnvPool's ``env.config`` dict); the env's
     options are entries too (``config["frame_skip"]``).
+
+    ``env_options`` are the options common to every env (the env type's defaults, the task's,
+    then ``make``'s keywords); ``per_env_options`` what each env changes on top of them (one
+    dict per env, empty when ``make`` got none), so ``config["gravity"]`` is the common value
+    and :meth:`env_options_of` the one env ``i`` was built with.
     """
 
     task_id: str
@@ -108,6 +114,7 @@ class PoolConfig(Mapping):
     thread_affinity_offset: int
     autoreset_mode: AutoresetMode
     env_options: dict[str, Any] = field(default_factory=dict)
+    per_env_options: tuple[dict[str, Any], ...] = ()
     render_mode: str | None = None
     render_env_id: int = 0
     render_width: int = 0  # 0: the env has no renderer
@@ -126,6 +133,15 @@ class PoolConfig(Mapping):
         if name in options:
             return options[name]
         raise AttributeError(name)
+
+    def env_options_of(self, env_id: int) -> dict[str, Any]:
+        """Every option of env ``env_id``: the common ones updated with its own."""
+        if isinstance(env_id, bool) or not isinstance(env_id, numbers.Integral):
+            raise TypeError(f"env_id must be an int, got {env_id!r}")
+        if not 0 <= env_id < self.num_envs:
+            raise ValueError(f"env_id must be in [0, {self.num_envs - 1}], got {env_id}")
+        own = self.per_env_options[env_id] if self.per_env_options else {}
+        return {**self.env_options, **own}
 
     def _asdict(self) -> dict[str, Any]:
         out = {k: v for k, v in self.__dict__.items() if k != "env_options"}
