@@ -128,15 +128,19 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def default_executors(task: str) -> list[str]:
-    """Every executor, but AtariVectorEnv only for Atari tasks and dm_control's loop only for
-    dm_control tasks (they run nothing else)."""
+    """Every executor, but AtariVectorEnv only for Atari tasks, dm_control's loop only for
+    dm_control tasks (they run nothing else), and the JAX loops (``*-xla*``) only when named."""
     from envfleet.bench.tasks import atari_options, dm_control_task
 
     only_for = {
         "ale_py": atari_options(task) is not None,
         "dm_control": dm_control_task(task) is not None,
     }
-    return [name for name, info in EXECUTORS.items() if only_for.get(info.library, True)]
+    return [
+        name
+        for name, info in EXECUTORS.items()
+        if only_for.get(info.library, True) and not info.xla
+    ]
 
 
 def parse_options(texts: list[str]) -> dict[str, Any]:

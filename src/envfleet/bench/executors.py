@@ -1,4 +1,4 @@
-"""The contestants: nine ways to step a batch of environments, all doing the same work.
+"""The contestants: the ways to step a batch of environments, all doing the same work.
 
 Each executor is built inside a fresh cell process (see :mod:`envfleet.bench._cell`) and
 exposes one operation, ``run(calls)``: make ``calls`` batched calls, each stepping
@@ -14,6 +14,7 @@ to do an envfleet task's work (Atari preprocessing, reference tasks) is :mod:`.t
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,6 +33,9 @@ class ExecutorInfo:
     mode: str  # "sync" (batch_size == num_envs) or "async" (batches of the first to finish)
     threaded: bool  # takes a num_threads option (the grid's thread axis applies)
     description: str
+    # A jitted JAX loop through the library's xla(): needs JAX, and runs only when named in
+    # --executors (each of its processes imports JAX and compiles the loop, which is slow).
+    xla: bool = False
 
 
 EXECUTORS: dict[str, ExecutorInfo] = {
@@ -41,8 +45,40 @@ EXECUTORS: dict[str, ExecutorInfo] = {
         ExecutorInfo(
             "envfleet-async", "envfleet", "async", True, "envfleet async_reset + recv/send"
         ),
+        ExecutorInfo(
+            "envfleet-xla",
+            "envfleet",
+            "sync",
+            True,
+            "envfleet xla(): jitted lax.fori_loop of step",
+            xla=True,
+        ),
+        ExecutorInfo(
+            "envfleet-xla-async",
+            "envfleet",
+            "async",
+            True,
+            "envfleet xla(): jitted lax.fori_loop of recv + send",
+            xla=True,
+        ),
         ExecutorInfo("envpool-sync", "envpool", "sync", True, "envpool.make_gymnasium + step()"),
         ExecutorInfo("envpool-async", "envpool", "async", True, "envpool async_reset + recv/send"),
+        ExecutorInfo(
+            "envpool-xla",
+            "envpool",
+            "sync",
+            True,
+            "envpool xla(): jitted lax.fori_loop of step",
+            xla=True,
+        ),
+        ExecutorInfo(
+            "envpool-xla-async",
+            "envpool",
+            "async",
+            True,
+            "envpool xla(): jitted lax.fori_loop of recv + send",
+            xla=True,
+        ),
         ExecutorInfo(
             "gymnasium-sync", "gymnasium", "sync", False, "gymnasium.make_vec(mode='sync')"
         ),
@@ -111,6 +147,16 @@ def unavailable_reason(
 
     info = EXECUTORS[name]
     options = options or {}
+    if info.xla:
+        try:
+            import jax  # noqa: F401
+        except Exception as exc:
+            return f"JAX is not importable ({exc}); pip install 'envfleet[jax]'"
+        if info.library == "envfleet":
+            try:
+                importlib.import_module("envfleet._xla")
+            except ImportError as exc:
+                return f"envfleet._xla is not built ({exc}); see docs/xla.md, Installing"
     if info.library == "envpool":
         try:
             import envpool
@@ -272,6 +318,76 @@ def _envpool(task, num_envs, batch_size, num_threads, seed, actions, options) ->
     return Executor(_stepper(env.step, actions), close)
 
 
+def _xla_loop(env: Any, actions: np.ndarray, asynchronous: bool) -> Executor:
+    """``run(calls)``: one jitted ``lax.fori_loop`` of ``calls`` calls through ``env.xla()``
+    (envfleet's or EnvPool's: the same interface), each ``step`` (sync) or ``recv`` + ``send``
+    to the envs received (async), with ``actions[i % count]``, after a reset (async:
+    ``async_reset``). The loop is compiled once, before timing (``calls`` is an argument, not a
+    constant), and ``run`` waits for its end."""
+    import jax
+    import jax.numpy as jnp
+
+    if asynchronous:
+        env.async_reset()
+    else:
+        env.reset()
+    handle, recv, send, step = env.xla()
+    count, rows = len(actions), actions.shape[1]
+    # Discrete actions as int32, continuous ones as float32: what both xla() take without x64.
+    dtype = np.int32 if actions.dtype.kind in "iu" else np.float32
+    batches = jnp.asarray(actions.astype(dtype))
+
+    def call(i: Any, handle: Any) -> Any:
+        action = batches[i % count]
+        if asynchronous:
+            handle, result = recv(handle)
+            return send(handle, action, result[-1]["env_id"])
+        return step(handle, action)[0]
+
+    @jax.jit
+    def loop(handle: Any, calls: Any) -> Any:
+        return jax.lax.fori_loop(0, calls, call, handle)
+
+    # EnvPool's handle is a NumPy array, the loop returns JAX arrays: one kind, one compilation.
+    state = {"handle": jnp.asarray(handle)}
+
+    def run(calls: int) -> int:
+        state["handle"] = loop(state["handle"], np.int32(calls)).block_until_ready()
+        return calls * rows
+
+    # Compiled here, not in the warm-up: a first call that lasts a compilation would make the
+    # warm-up stop at once and size the windows from that call's rate.
+    run(0)
+
+    return Executor(run, getattr(env, "close", lambda: None))
+
+
+def _envfleet_xla(task, num_envs, batch_size, num_threads, seed, actions, options) -> Executor:
+    import envfleet
+
+    env = envfleet.make(
+        task,
+        num_envs=num_envs,
+        batch_size=batch_size,
+        num_threads=num_threads,
+        seed=seed,
+        **options,
+    )
+    return _xla_loop(env, actions, asynchronous=batch_size < num_envs)
+
+
+def _envpool_xla(task, num_envs, batch_size, num_threads, seed, actions, options) -> Executor:
+    env = envpool_make(
+        task,
+        options,
+        num_envs=num_envs,
+        batch_size=batch_size,
+        num_threads=num_threads,
+        seed=seed,
+    )
+    return _xla_loop(env, actions, asynchronous=batch_size < num_envs)
+
+
 def _gymnasium_vector(mode: str) -> Callable[..., Executor]:
     def make(task, num_envs, batch_size, num_threads, seed, actions, options) -> Executor:
         import gymnasium
@@ -386,8 +502,12 @@ def _ale_vector(task, num_envs, batch_size, num_threads, seed, actions, options)
 _BUILDERS: dict[str, Callable[..., Executor]] = {
     "envfleet-sync": _envfleet,
     "envfleet-async": _envfleet,
+    "envfleet-xla": _envfleet_xla,
+    "envfleet-xla-async": _envfleet_xla,
     "envpool-sync": _envpool,
     "envpool-async": _envpool,
+    "envpool-xla": _envpool_xla,
+    "envpool-xla-async": _envpool_xla,
     "gymnasium-sync": _gymnasium_vector("sync"),
     "gymnasium-async": _gymnasium_vector("async"),
     "python-loop": _python_loop,

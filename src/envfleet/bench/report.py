@@ -19,6 +19,7 @@ import os
 import statistics
 from typing import Any
 
+from envfleet.bench.executors import EXECUTORS
 from envfleet.bench.runner import BenchResults
 
 WINDOW_COLUMNS = [
@@ -124,7 +125,8 @@ def _key(w: dict[str, Any]) -> str:
 
 
 def _add_ratios(rows: list[dict[str, Any]]) -> None:
-    """``vs_envpool``: against EnvPool in the same mode at the same batch and threads.
+    """``vs_envpool``: against EnvPool in the same mode at the same batch and threads (the JAX
+    loops against EnvPool's JAX loop).
 
     Executors without a thread option (Gymnasium, the Python loop) are set against the best
     configured EnvPool sync cell at their batch (the most threads); ``vs_envpool_ref`` names
@@ -133,6 +135,8 @@ def _add_ratios(rows: list[dict[str, Any]]) -> None:
     """
     for row in rows:
         pool = f"envpool-{row['mode']}"
+        if EXECUTORS[row["executor"]].xla:  # a JAX loop against EnvPool's JAX loop
+            pool = "envpool-xla" if row["mode"] == "sync" else "envpool-xla-async"
         if row["num_threads"] is not None:
             refs = [
                 r
@@ -298,7 +302,8 @@ def format_table(results: BenchResults, rows: list[dict[str, Any]], extras: dict
         "envs); thr: num_threads (-: none;",
         "  gymnasium-async runs one process per env); busy: CPU s / wall s, workers included;",
         "  vs envpool: same mode, batch and threads (Gymnasium and the loop: envpool-sync with the "
-        "most threads)",
+        "most threads;",
+        "  the *-xla JAX loops: EnvPool's JAX loop)",
     ]
     if extras.get("memory_per_env_bytes"):
         mem = extras["memory_per_env_bytes"]
