@@ -35,7 +35,9 @@ def refuse_single_env(task_id: str, **kwargs: Any):
     """``gymnasium.make``'s entry point: envfleet has no single-env class."""
     raise gymnasium.error.Error(
         f"envfleet runs environments in pools: use gymnasium.make_vec('{NAMESPACE}/{task_id}', "
-        "num_envs=...) (or envfleet.make); gymnasium.make of one env is not offered"
+        "num_envs=...) with its default vectorization_mode ('vector_entry_point'), or "
+        "envfleet.make; gymnasium.make of one env, and make_vec's 'sync'/'async' modes (which "
+        "wrap single envs in Gymnasium's own vector envs), are not offered"
     )
 
 

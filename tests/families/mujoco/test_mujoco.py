@@ -434,9 +434,7 @@ def test_async_matches_sync_per_env():
         .astype(np.float32)
     )
 
-    sync = envfleet.make(
-        task_id, num_envs=n, seed=21, max_episode_steps=25, conventions="gymnasium"
-    )
+    sync = envfleet.make(task_id, num_envs=n, seed=21, max_episode_steps=25)
     want = [[o] for o in sync.reset()[0]]
     for t in range(steps):
         obs, reward, *_ = sync.step(per_env[:, t])
