@@ -55,7 +55,7 @@ def test_import_and_a_cartpole_pool_load_no_engine():
         import sys
         import envfleet
         env = envfleet.make("CartPole-v1", num_envs=2)
-        env.reset(); env.step(env.action_space.sample()); env.close()
+        env.reset(); env.step([env.action_space.sample() for _ in range(2)]); env.close()
         print(sorted(m for m in sys.modules if m.startswith("envfleet._")))
         print(any(m == "ale_py" or m.startswith("mujoco") for m in sys.modules))
         with open("/proc/self/maps") as maps:
@@ -146,7 +146,7 @@ assert envfleet.__file__.startswith({str(tmp_path)!r}), envfleet.__file__
 assert "Ant-v5" in envfleet.list_all_envs()
 for task in ("CartPole-v1", "Pong-v5"):
     env = envfleet.make(task, num_envs=2)
-    env.reset(); env.step(env.action_space.sample()); env.close()
+    env.reset(); env.step([env.action_space.sample() for _ in range(2)]); env.close()
 try:
     envfleet.make("Ant-v5")
 except envfleet.EngineNotInstalledError as exc:

@@ -494,7 +494,7 @@ def test_loads_libmujoco_without_importing_mujoco(tmp_path):
         import envfleet
         env = envfleet.make("HalfCheetah-v5", num_envs=2)
         env.reset()
-        env.step(env.action_space.sample())
+        env.step([env.action_space.sample() for _ in range(2)])
         assert "mujoco" not in sys.modules, "envfleet imported the mujoco package"
         maps = open("/proc/self/maps").read()
         libs = {{line.split()[-1] for line in maps.splitlines() if "libmujoco.so" in line}}

@@ -499,7 +499,6 @@ def test_from_pixels_same_for_any_threads_and_batch():
             render_height=32,
             render_fast=True,
             **pool,
-            conventions="gymnasium",
         )
         try:
             env.async_reset()
