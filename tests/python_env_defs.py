@@ -171,3 +171,32 @@ class OutOfBounds(envfleet.PythonEnv):
     def observe(state, obs):
         for i in range(state.n):
             obs[i] = 0.5
+
+
+class Busy(envfleet.PythonEnv):
+    """Each step computes for a while (``spin`` dependent multiply-adds): a slow env, for the
+    tests of waiting calls (Ctrl-C, shutdown, threads). obs counts the env's steps."""
+
+    observation_space = spaces.Box(0, np.inf, (), np.float64)
+    action_space = spaces.Discrete(2)
+    state = {"t": np.float64, "x": np.float64}
+    options = {"spin": 0}
+    max_episode_steps = 10_000
+
+    @staticmethod
+    def reset(state, rng, options):
+        state.t = 0.0
+        state.x = 0.0
+
+    @staticmethod
+    def step(state, action, rng, options):
+        x = state.x
+        for _ in range(options.spin):
+            x = x * 0.9999999 + 1e-9  # a dependency chain: the compiler cannot skip it
+        state.x = x
+        state.t += 1.0
+        return 0.0, False
+
+    @staticmethod
+    def observe(state, obs):
+        obs[()] = state.t

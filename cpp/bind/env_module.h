@@ -22,6 +22,7 @@
 
 #define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
 #include <numpy/arrayobject.h>
+#include <pthread.h>
 
 #include <chrono>
 #include <cmath>
@@ -222,6 +223,24 @@ inline void ReleaseBlockLease(PyObject* capsule) {
 }
 
 // The Python-facing pool. Every method runs with the GIL held except the waits.
+// How many fork()s led to this process: a child's count is one more than its parent's was.
+// A pool remembers the count it was made under; its worker threads exist only there.
+inline uint64_t ForkGeneration() {
+  static std::atomic<uint64_t> forks{0};
+  static const bool registered =
+      pthread_atfork(nullptr, nullptr, [] { forks.fetch_add(1, std::memory_order_relaxed); }) == 0;
+  (void)registered;
+  return forks.load(std::memory_order_relaxed);
+}
+
+// Asked by a waiting recv()/step()/reset() every Pool::kPollInterval: runs Python's signal
+// handlers (main thread only), so Ctrl-C raises KeyboardInterrupt instead of waiting out
+// the batch.
+inline bool PythonSignalRaised() {
+  nb::gil_scoped_acquire gil;
+  return PyErr_CheckSignals() != 0;
+}
+
 template <typename Module>
 class PyPool {
  public:
@@ -247,6 +266,7 @@ class PyPool {
       nb::gil_scoped_release release;
       pool_ = std::make_unique<Pool>(spec, configs, type.factory, std::move(pool_options));
     }
+    fork_generation_ = ForkGeneration();
     const ArraySpec& action = pool_->spec().action;
     action_type_ = NumpyType(action.dtype);
     action_elements_ = action.NumElements();
@@ -268,6 +288,12 @@ class PyPool {
             &ApiSend,
             &ApiRecv,
             &ApiStep};
+  }
+
+  ~PyPool() {
+    // In a child of fork() the pool's worker threads do not exist: joining them would hang
+    // or abort, so the child leaves the pool's memory to the process's exit.
+    if (forked()) (void)pool_.release();
   }
 
   nb::list Keys() const {
@@ -304,6 +330,7 @@ class PyPool {
   nb::object Reset(nb::handle env_id) {
     auto lock = LockPool();
     CheckOpen();
+    DropInterruptedBatches();
     Ids ids = CheckIds(env_id, nb::none(), /*reset=*/true);
     CheckFillable("reset()", ids.count);
     pool_->Enqueue(ids.data, ids.count, /*reset=*/true, /*seal=*/true, Reserve(ids.count));
@@ -321,6 +348,7 @@ class PyPool {
   void AsyncReset() {
     auto lock = LockPool();
     CheckOpen();
+    DropInterruptedBatches();
     for (int i = 0; i < pool_->options().num_envs; ++i) {
       if (pool_->in_flight(i)) {
         throw nb::value_error(
@@ -392,7 +420,7 @@ class PyPool {
 
   void Close() {
     auto lock = LockPool();
-    pool_->Close();
+    if (!forked()) pool_->Close();
   }
 
   // The plain-C table of this pool (cpp/bind/pool_api.h) in a capsule; valid while the pool
@@ -414,8 +442,22 @@ class PyPool {
   };
 
   void CheckOpen() const {
-    if (pool_->closed()) throw std::runtime_error("this env pool is closed");
+    const std::string problem = OpenProblem();
+    if (!problem.empty()) throw std::runtime_error(problem);
   }
+
+  // Why the pool cannot be used at all (closed, or inherited through fork()), or "".
+  std::string OpenProblem() const {
+    if (forked()) {
+      return "this env pool was made before fork(), and its worker threads live only in the "
+             "parent process: make the pool in the child (with multiprocessing, make it inside "
+             "the worker function, or use the 'spawn' or 'forkserver' start method)";
+    }
+    if (pool_->closed()) return "this env pool is closed";
+    return {};
+  }
+
+  bool forked() const { return fork_generation_ != ForkGeneration(); }
 
   // Holds the pool's lock. If an XLA call has it (it may be waiting for a whole batch), waits
   // without the GIL: other Python threads, and Python callbacks of the same jitted program,
@@ -467,14 +509,38 @@ class PyPool {
   }
 
   nb::object WaitAndDeliver() {
-    {
-      nb::gil_scoped_release release;
-      pool_->Wait();
-    }
+    WaitInterruptibly();
     Block* block = pool_->Deliver();
+    if (pool_->pending() == 0) interrupted_ = false;
     if (block->failed.load(std::memory_order_acquire)) RaiseEnvError(block);
     pool_->arena()->AddRef();
     return Wrap(block);
+  }
+
+  // Waits for the head block without the GIL. If Ctrl-C (or another signal whose handler
+  // raises) arrives, raises that exception; the batch goes on without the caller, and the
+  // next recv() returns it (reset() drops it: DropInterruptedBatches).
+  void WaitInterruptibly() {
+    Block* head;
+    {
+      nb::gil_scoped_release release;
+      head = pool_->Wait(PythonSignalRaised);
+    }
+    if (head == nullptr) {
+      interrupted_ = true;
+      throw nb::python_error();
+    }
+  }
+
+  // reset() starts from idle envs: batches that an interrupt left running are awaited and
+  // dropped first (only whole batches: in async mode, envs sent beyond them stay in flight).
+  void DropInterruptedBatches() {
+    if (!interrupted_) return;
+    while (pool_->pending() > 0 && RecvProblem("reset()").empty()) {
+      WaitInterruptibly();
+      pool_->Discard(pool_->Deliver());
+    }
+    interrupted_ = false;
   }
 
   // Raises envfleet.EnvError for a batch in which an env threw. The batch's results are
@@ -565,7 +631,10 @@ class PyPool {
       if (pool_->in_flight(id)) {
         return "env_id " + std::to_string(id) +
                " is not waiting for an action: its previous action is still in flight; recv() "
-               "its result first";
+               "its result first" +
+               (interrupted_ ? " (an interrupted recv()/step() left its batch running: recv() "
+                               "returns it, reset() drops it)"
+                             : "");
       }
       if (!reset && pool_->options().autoreset_mode == AutoresetMode::kDisabled &&
           pool_->episode_over(id)) {
@@ -748,7 +817,7 @@ class PyPool {
   // also checks that the batch can fill and reserves the caller's share of the envs.
   std::string RawSend(const char* call, const EnvfleetArray& action, const int32_t* env_ids,
                       int64_t count, bool step) {
-    if (pool_->closed()) return "this env pool is closed";
+    if (std::string problem = OpenProblem(); !problem.empty()) return problem;
     const int num_envs = pool_->options().num_envs;
     if (count > num_envs) {
       return "env_id has " + std::to_string(count) + " entries but there are only " +
@@ -784,7 +853,7 @@ class PyPool {
 
   // Why `outputs` cannot receive the next batch (wrong count, size or dtype), or "".
   std::string OutputsProblem(const EnvfleetArray* outputs, int64_t num_outputs) const {
-    if (pool_->closed()) return "this env pool is closed";
+    if (std::string problem = OpenProblem(); !problem.empty()) return problem;
     const BlockLayout& layout = pool_->layout();
     if (num_outputs != static_cast<int64_t>(layout.keys.size())) {
       return "the batch has " + std::to_string(layout.keys.size()) + " arrays, not " +
@@ -834,6 +903,8 @@ class PyPool {
   static constexpr int kMaxRenderSide = 16384;
 
   std::unique_ptr<Pool> pool_;
+  uint64_t fork_generation_ = 0;  // ForkGeneration() when the pool was made
+  bool interrupted_ = false;      // a wait was interrupted and its batch is still pending
   int action_type_ = NPY_NOTYPE;
   size_t action_elements_ = 1;
   std::vector<uint32_t> marks_;  // duplicate detection without allocating per call

@@ -64,8 +64,8 @@ class ActionQueue {
     return count;
   }
   // The waiting caller: take a chunk of announced items if there are any right now.
-  int32_t TryTake(WorkItem* items, int32_t takers) {
-    const int32_t count = announced_.TryWaitSome(kMaxChunk, takers);
+  int32_t TryTake(WorkItem* items, int32_t takers, int32_t most = kMaxChunk) {
+    const int32_t count = announced_.TryWaitSome(most, takers);
     PopInto(items, count);
     return count;
   }

@@ -189,29 +189,70 @@ class Pool {
   // Steps the envs reserved for the caller, helps with announced ones while the head block is
   // incomplete, then waits for it. Returns the head block, complete.
   Block* Wait() {
+    return Wait([] { return false; });
+  }
+
+  // Wait(), asking `interrupted()` at least every kPollInterval (between chunks of the
+  // caller's own work, and while it sleeps) whether to give up: the binding uses it to let
+  // Python handle Ctrl-C. On true it hands the envs it had reserved to the workers and
+  // returns nullptr; the batch completes without the caller, and a later Wait() returns it.
+  template <typename Interrupted>
+  Block* Wait(Interrupted&& interrupted) {
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point last = Clock::now();
+    Clock::time_point next_poll = last + kPollInterval;
+    // Items per chunk the caller takes: it starts with one and doubles while chunks are
+    // quick (fast envs end up in whole chunks, where one clock read per chunk is all the
+    // asking costs) and drops back to one after a slow chunk (heavy envs), so that it still
+    // asks about every kPollInterval.
+    int32_t most = 1;
+    // Whether it is time to ask, and the answer.
+    auto poll = [&] {
+      const Clock::time_point now = Clock::now();
+      if (now - last > kSlowChunk) {
+        most = 1;
+      } else if (most < ActionQueue::kMaxChunk) {
+        most *= 2;
+      }
+      last = now;
+      if (now < next_poll) return false;
+      next_poll = now + kPollInterval;
+      return static_cast<bool>(interrupted());
+    };
     WorkItem items[ActionQueue::kMaxChunk];
     while (reserved_ > 0) {
-      const int32_t count = static_cast<int32_t>(
-          reserved_ < ActionQueue::kMaxChunk ? reserved_ : ActionQueue::kMaxChunk);
+      const int32_t count = static_cast<int32_t>(reserved_ < most ? reserved_ : most);
       queue_.TakeUnannounced(items, count);
       ProcessChunk(items, count);
       reserved_ -= count;
+      if (poll()) {
+        queue_.Announce(reserved_);
+        reserved_ = 0;
+        return nullptr;
+      }
     }
     Block* head = Head();
     while (!head->ready.TryWait()) {
-      if (spec_.workers_only) {
-        head->ready.Wait();
-        break;
+      if (!spec_.workers_only) {
+        if (const int32_t count = queue_.TryTake(items, takers_, most)) {
+          ProcessChunk(items, count);
+          if (poll()) return nullptr;
+          continue;
+        }
       }
-      if (const int32_t count = queue_.TryTake(items, takers_)) {
-        ProcessChunk(items, count);
-      } else {
-        head->ready.Wait();
-        break;
+      // Nothing left to help with: sleep until the block is complete, waking to ask.
+      while (!head->ready.WaitSome(1, 1, next_poll)) {
+        if (poll()) return nullptr;
       }
+      break;
     }
     return head;
   }
+
+  // How often a waiting caller asks whether it was interrupted: Ctrl-C takes effect within
+  // this (plus one chunk of envs the caller is stepping itself).
+  static constexpr std::chrono::milliseconds kPollInterval{20};
+  static constexpr std::chrono::milliseconds kSlowChunk{2};
 
   // Draws envs `env_ids` (idle, each started and listed once) into `rgb`: `count` frames of
   // height x width x 3 bytes, frame i from env_ids[i]. The workers draw them in parallel and

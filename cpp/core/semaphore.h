@@ -6,11 +6,25 @@
 // caller steps envs itself while it waits: if it has already taken every queued item, a
 // worker that wakes late simply goes back to sleep, and the batch never waits on a futex
 // wake-up (which costs tens of microseconds on a busy VM).
+//
+// Sleeping is a futex on the count itself (Linux), called directly rather than through
+// std::atomic::wait, because the caller's wait in recv() needs a timeout (it wakes to let
+// Python handle Ctrl-C) and std::atomic::wait has none. Elsewhere a sleeper polls briefly.
 #ifndef ENVFLEET_CORE_SEMAPHORE_H_
 #define ENVFLEET_CORE_SEMAPHORE_H_
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <ctime>
+
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#else
+#include <thread>
+#endif
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -57,8 +71,17 @@ class Semaphore {
 
   void Wait() { WaitSome(1, 1); }
 
-  // Blocks until at least one permit is there, then takes as TryWaitSome does.
-  int32_t WaitSome(int32_t most, int32_t share) {
+  // Wait() for at most `timeout`; false if it ran out first.
+  bool WaitFor(std::chrono::nanoseconds timeout) {
+    return WaitSome(1, 1, std::chrono::steady_clock::now() + timeout) > 0;
+  }
+
+  using Deadline = std::chrono::steady_clock::time_point;
+  static constexpr Deadline kNever = Deadline::max();
+
+  // Blocks until at least one permit is there, then takes as TryWaitSome does; returns 0 if
+  // `deadline` passes first.
+  int32_t WaitSome(int32_t most, int32_t share, Deadline deadline = kNever) {
     while (true) {
       for (int i = 0; i < spin_; ++i) {
         if (int32_t taken = TryWaitSome(most, share)) return taken;
@@ -68,25 +91,58 @@ class Semaphore {
       // the two either is seen by the check or sees the sleeper (both are seq_cst).
       sleepers_.fetch_add(1, std::memory_order_seq_cst);
       int32_t taken = TryWaitSome(most, share);
-      if (taken == 0) count_.wait(0, std::memory_order_seq_cst);
+      bool timed_out = false;
+      if (taken == 0) timed_out = !SleepWhileZero(deadline);
       sleepers_.fetch_sub(1, std::memory_order_relaxed);
       if (taken) return taken;
+      if (timed_out) return TryWaitSome(most, share);
     }
   }
 
   void Post(int32_t n = 1) {
     if (n <= 0) return;
     count_.fetch_add(n, std::memory_order_seq_cst);
-    if (sleepers_.load(std::memory_order_seq_cst) > 0) {
-      if (n == 1) {
-        count_.notify_one();
-      } else {
-        count_.notify_all();
-      }
-    }
+    if (sleepers_.load(std::memory_order_seq_cst) > 0) Wake(n == 1 ? 1 : kWakeAll);
   }
 
  private:
+  static constexpr int kWakeAll = 1 << 30;
+
+  // Sleeps while the count is 0 (or until a wake-up or a spurious return); false once
+  // `deadline` has passed.
+  bool SleepWhileZero(Deadline deadline) {
+#if defined(__linux__)
+    timespec relative{};
+    timespec* timeout = nullptr;
+    if (deadline != kNever) {
+      const auto left = deadline - std::chrono::steady_clock::now();
+      if (left <= std::chrono::nanoseconds::zero()) return false;
+      const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(left).count();
+      relative.tv_sec = static_cast<time_t>(ns / 1000000000);
+      relative.tv_nsec = static_cast<long>(ns % 1000000000);
+      timeout = &relative;
+    }
+    // std::atomic<int32_t> is a plain int32_t in memory, which is what the futex watches.
+    syscall(SYS_futex, reinterpret_cast<int32_t*>(&count_), FUTEX_WAIT_PRIVATE, 0, timeout, nullptr,
+            0);
+#else
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+#endif
+    return deadline == kNever || std::chrono::steady_clock::now() < deadline;
+  }
+
+  void Wake(int n) {
+#if defined(__linux__)
+    syscall(SYS_futex, reinterpret_cast<int32_t*>(&count_), FUTEX_WAKE_PRIVATE, n, nullptr, nullptr,
+            0);
+#else
+    (void)n;
+#endif
+  }
+
+  static_assert(sizeof(std::atomic<int32_t>) == sizeof(int32_t) &&
+                    std::atomic<int32_t>::is_always_lock_free,
+                "the futex watches the atomic's bytes");
   alignas(64) std::atomic<int32_t> count_;
   alignas(64) std::atomic<int32_t> sleepers_{0};
   int spin_;

@@ -63,6 +63,15 @@ class PoolBase:
         self._envpool_conventions = config.conventions is Conventions.ENVPOOL
         self._reward_dtype = config.conventions.reward_dtype
 
+    def __reduce_ex__(self, protocol):
+        # Pickle's (and copy's) hook. The envs live in this process's C++ threads: nothing a
+        # pickle holds could bring them back elsewhere.
+        raise TypeError(
+            f"envfleet pools ({type(self).__name__}) cannot be pickled or copied: their envs "
+            "run in C++ threads of this process. To use pools in other processes, send the "
+            "task id and options and call envfleet.make() in each process"
+        )
+
     @property
     def spec(self) -> EnvSpec:
         """The spec the pool was made from (``make_spec``'s result)."""
