@@ -1,13 +1,17 @@
-"""PPO on envfleet's CartPole-v1, in CleanRL's one-file style (PyTorch, CPU).
+"""PPO on CartPole-v1, in CleanRL's one-file style (PyTorch, CPU), with envfleet, EnvPool or
+Gymnasium's AsyncVectorEnv underneath.
 
-The whole algorithm is in this file: an actor-critic MLP, rollouts from one envfleet pool,
-GAE, and PPO's clipped objective. The pool resets finished envs itself in the step that ends
-them (``autoreset_mode="same_step"``), so ``terminated | truncated`` marks where one episode
-ends and the next begins in a rollout, and ``info["final_obs"]`` is the last observation of
-an episode the time limit cut, whose value is bootstrapped. Needs ``pip install torch``. ::
+The whole algorithm is in this file: an actor-critic MLP, rollouts from one pool of envs, GAE,
+and PPO's clipped objective. The pools reset a finished env on the step *after* the one that
+ended it (EnvPool's and Gymnasium's default "next step" autoreset): that step returns the first
+observation of the new episode, ignores its action and has no reward, so it is not a
+transition of the task and is masked out of the loss. An episode the time limit cut
+bootstraps from the value of its last observation, which the ending step returns. Needs
+``pip install torch``. ::
 
     python examples/ppo_cartpole_cleanrl.py                       # 250k steps
     python examples/ppo_cartpole_cleanrl.py --total-timesteps 30000 --seed 2
+    python examples/ppo_cartpole_cleanrl.py --backend envpool      # the same, on EnvPool
 
 It prints the average return of the last 20 training episodes and of the trained policy,
 acting greedily, over one episode in each of 16 fresh envs, and the training steps/s.
@@ -23,8 +27,6 @@ import numpy as np
 import torch
 from torch import nn
 from torch.distributions import Categorical
-
-import envfleet
 
 
 def layer(fan_in: int, fan_out: int, gain: float = np.sqrt(2)) -> nn.Linear:
@@ -61,8 +63,30 @@ class Agent(nn.Module):
         return action, dist.log_prob(action), dist.entropy(), self.value(obs)
 
 
+def make_envs(backend: str, num_envs: int, seed: int):
+    """A pool of ``num_envs`` CartPole-v1 envs; all three reset on the next step."""
+    if backend == "envfleet":
+        import envfleet
+
+        return envfleet.make("CartPole-v1", num_envs=num_envs, seed=seed)
+    if backend == "envpool":
+        import envpool
+
+        return envpool.make("CartPole-v1", env_type="gymnasium", num_envs=num_envs, seed=seed)
+    if backend == "gymnasium":
+        import gymnasium as gym
+
+        envs = gym.make_vec("CartPole-v1", num_envs=num_envs, vectorization_mode="async")
+        envs.reset(seed=seed)
+        return envs
+    raise ValueError(f"backend must be envfleet, envpool or gymnasium, got {backend!r}")
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--backend", default="envfleet", choices=["envfleet", "envpool", "gymnasium"]
+    )
     parser.add_argument("--total-timesteps", type=int, default=250_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--num-envs", type=int, default=8)
@@ -83,9 +107,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def train(args: argparse.Namespace) -> tuple[Agent, dict[str, float]]:
     """Trains an agent; returns it with the training's average return and steps/s."""
     torch.manual_seed(args.seed)
-    envs = envfleet.make(
-        "CartPole-v1", num_envs=args.num_envs, seed=args.seed, autoreset_mode="same_step"
-    )
+    envs = make_envs(args.backend, args.num_envs, args.seed)
     obs_size = envs.single_observation_space.shape[0]
     agent = Agent(obs_size, int(envs.single_action_space.n))
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
@@ -99,6 +121,7 @@ def train(args: argparse.Namespace) -> tuple[Agent, dict[str, float]]:
     logprobs_buf = torch.zeros((steps, n))
     rewards_buf = torch.zeros((steps, n))
     dones_buf = torch.zeros((steps, n))
+    valid_buf = torch.zeros((steps, n), dtype=torch.bool)
     values_buf = torch.zeros((steps, n))
 
     episode_returns = np.zeros(n)
@@ -106,27 +129,31 @@ def train(args: argparse.Namespace) -> tuple[Agent, dict[str, float]]:
     obs, _ = envs.reset()
     next_obs = torch.as_tensor(obs)
     next_done = torch.zeros(n)
+    # True where the previous step ended the env's episode: this step is the pool's reset.
+    resetting = np.zeros(n, dtype=bool)
     start = time.perf_counter()
     for iteration in range(iterations):
         # Anneal the learning rate linearly to zero.
         optimizer.param_groups[0]["lr"] = args.learning_rate * (1 - iteration / iterations)
         for t in range(steps):
             obs_buf[t], dones_buf[t] = next_obs, next_done
+            valid_buf[t] = torch.as_tensor(~resetting)
             with torch.no_grad():
                 action, logprob, _, value = agent.act(next_obs)
             actions_buf[t], logprobs_buf[t], values_buf[t] = action, logprob, value
-            obs, env_reward, terminated, truncated, info = envs.step(action.numpy())
+            obs, env_reward, terminated, truncated, _ = envs.step(action.numpy())
+            env_reward = np.where(resetting, 0.0, env_reward)
             episode_returns += env_reward
-            reward = torch.tensor(env_reward)
-            cut = np.flatnonzero(truncated & ~terminated)
+            reward = torch.as_tensor(env_reward, dtype=torch.float32)
+            cut = np.flatnonzero(truncated & ~terminated & ~resetting)
             if cut.size:
-                # The time limit, not the task, ended these episodes: their last state still
-                # has a value, which the step's reward takes over (bootstrapping).
+                # The time limit, not the task, ended these episodes: the step returned their
+                # last observation, whose value the reward takes over (bootstrapping).
                 with torch.no_grad():
-                    final_value = agent.value(torch.as_tensor(info["final_obs"][cut]))
-                reward[cut] += args.gamma * final_value
+                    reward[cut] += args.gamma * agent.value(torch.as_tensor(obs[cut]))
             rewards_buf[t] = reward
-            done = terminated | truncated
+            done = (terminated | truncated) & ~resetting
+            resetting = done
             next_obs, next_done = torch.as_tensor(obs), torch.as_tensor(done, dtype=torch.float32)
             for i in np.flatnonzero(done):
                 recent_returns.append(float(episode_returns[i]))
@@ -146,11 +173,12 @@ def train(args: argparse.Namespace) -> tuple[Agent, dict[str, float]]:
                 advantages[t] = gae
             returns = advantages + values_buf
 
-        b_obs, b_actions = obs_buf.reshape(-1, obs_size), actions_buf.reshape(-1)
-        b_logprobs, b_advantages = logprobs_buf.reshape(-1), advantages.reshape(-1)
-        b_returns, b_values = returns.reshape(-1), values_buf.reshape(-1)
+        valid = valid_buf.reshape(-1)
+        b_obs, b_actions = obs_buf.reshape(-1, obs_size)[valid], actions_buf.reshape(-1)[valid]
+        b_logprobs, b_advantages = logprobs_buf.reshape(-1)[valid], advantages.reshape(-1)[valid]
+        b_returns, b_values = returns.reshape(-1)[valid], values_buf.reshape(-1)[valid]
         for _ in range(args.update_epochs):
-            for rows in torch.randperm(batch_size).split(minibatch_size):
+            for rows in torch.randperm(len(b_obs)).split(minibatch_size):
                 _, logprob, entropy, value = agent.act(b_obs[rows], b_actions[rows])
                 ratio = (logprob - b_logprobs[rows]).exp()
                 adv = b_advantages[rows]
@@ -183,9 +211,9 @@ def train(args: argparse.Namespace) -> tuple[Agent, dict[str, float]]:
     }
 
 
-def evaluate(agent: Agent, num_envs: int, seed: int) -> float:
+def evaluate(agent: Agent, backend: str, num_envs: int, seed: int) -> float:
     """The average return of one greedy episode in each of ``num_envs`` fresh envs."""
-    envs = envfleet.make("CartPole-v1", num_envs=num_envs, seed=seed)
+    envs = make_envs(backend, num_envs, seed)
     obs, _ = envs.reset()
     returns, running = np.zeros(num_envs), np.ones(num_envs, dtype=bool)
     while running.any():
@@ -204,9 +232,10 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     # many times over.
     torch.set_num_threads(1)
     agent, result = train(args)
-    result["eval_return"] = evaluate(agent, args.eval_envs, seed=args.seed + 10_000)
+    result["eval_return"] = evaluate(agent, args.backend, args.eval_envs, seed=args.seed + 10_000)
     print(
-        f"steps {result['steps']}  train return (last 20 episodes) {result['train_return']:.1f}  "
+        f"{args.backend}: steps {result['steps']}  "
+        f"train return (last 20 episodes) {result['train_return']:.1f}  "
         f"eval return (greedy, {args.eval_envs} episodes) {result['eval_return']:.1f}  "
         f"{result['steps_per_second']:.0f} steps/s  {result['seconds']:.1f} s"
     )
