@@ -1,7 +1,8 @@
 """envfleet's task ids in Gymnasium's registry, as ``envfleet/<task id>``.
 
-``import envfleet`` registers every id (and ``envfleet.register`` each new one), the scheme
-ale-py uses for ``ALE/...``: ``gymnasium.make_vec("envfleet/CartPole-v1", num_envs=8)`` then
+``import envfleet`` registers every id (and ``envfleet.register`` each new one) but those that
+hold a "/" themselves (Gymnasium's ids have one namespace), the scheme ale-py uses for
+``ALE/...``: ``gymnasium.make_vec("envfleet/CartPole-v1", num_envs=8)`` then
 returns an envfleet pool that follows Gymnasium's VectorEnv conventions
 (``conventions="gymnasium"``): the path of code written for Gymnasium's vector API, RLlib's
 included. ``gymnasium.make`` of one env is refused with a pointer to ``make_vec``: envfleet's
@@ -45,7 +46,12 @@ def register_with_gymnasium(
     task_id: str, max_episode_steps: int | None, reward_threshold: float | None
 ) -> None:
     """Registers ``envfleet/<task_id>`` in Gymnasium's registry (again when the task is
-    re-registered, without Gymnasium's override warning)."""
+    re-registered, without Gymnasium's override warning). Ids with a "/" are left out."""
+    if "/" in task_id:
+        # Gymnasium's ids have one namespace at most ("[namespace/]name-vN"): it refuses
+        # "envfleet/phys2d/CartPole-v0" as malformed. Such ids (EnvPool's phys2d/ and tabular/
+        # aliases) are made with envfleet.make; gymnasium.make_vec takes the id they alias.
+        return
     gymnasium.registry.pop(f"{NAMESPACE}/{task_id}", None)
     gymnasium.register(
         id=f"{NAMESPACE}/{task_id}",

@@ -22,7 +22,7 @@ import numbers
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -120,6 +120,8 @@ class Registration:
     options: dict[str, Any] = field(default_factory=dict)
     family: Family = CORE
     reward_threshold: float | None = None
+    # The id this one is another name for (register_alias), else None.
+    alias_of: str | None = None
 
 
 _registry: dict[str, Registration] = {}
@@ -157,6 +159,18 @@ def register(
         task_id, env_type, max_episode_steps, dict(options), family, reward_threshold
     )
     register_with_gymnasium(task_id, max_episode_steps, reward_threshold)
+
+
+def register_alias(alias: str, task_id: str) -> None:
+    """Registers ``alias`` as another name of the registered ``task_id``: the same env type,
+    options, time limit and reward threshold (EnvPool lists such names, e.g.
+    ``phys2d/CartPole-v0`` for ``CartPole-v0``). ``registration(alias).alias_of`` names
+    ``task_id`` (or, for an alias of an alias, the id they both name)."""
+    if not isinstance(alias, str) or not alias:
+        raise TypeError(f"alias must be a non-empty str, got {alias!r}")
+    target = registration(task_id)
+    _registry[alias] = replace(target, task_id=alias, alias_of=target.alias_of or task_id)
+    register_with_gymnasium(alias, target.max_episode_steps, target.reward_threshold)
 
 
 def list_all_envs() -> list[str]:

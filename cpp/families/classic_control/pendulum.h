@@ -1,8 +1,12 @@
 // Pendulum-v1, a port of Gymnasium 1.4.0's gymnasium/envs/classic_control/pendulum.py
-// (PendulumEnv). The state is a float64 array as there; the action arrives as float32 and
-// np.clip keeps it float32, so the terms that involve it are computed in float32 exactly as
-// NumPy 2 does (`3.0 * u` and `0.001 * (u**2)` are float32 products) before joining the
-// float64 sums. `x ** 2` on NumPy scalars calls libm pow/powf (see cpp/common/numpy/math.h).
+// (PendulumEnv), and Pendulum-v0 (option version=0), the integration order before gym PR #2423
+// (gym <= 0.20, and EnvPool's Pendulum-v0): the angle moves by the new angular velocity before
+// that is clipped to max_speed, where v1 moves it by the clipped one. Nothing else differs.
+//
+// The state is a float64 array as there; the action arrives as float32 and np.clip keeps it
+// float32, so the terms that involve it are computed in float32 exactly as NumPy 2 does
+// (`3.0 * u` and `0.001 * (u**2)` are float32 products) before joining the float64 sums.
+// `x ** 2` on NumPy scalars calls libm pow/powf (see cpp/common/numpy/math.h).
 //
 // Render() draws PendulumEnv.render()'s rgb_array frame. Its torque arrow is Gymnasium's own
 // sprite, clockwise.png in the installed gymnasium's envs/classic_control/assets, whose path
@@ -33,9 +37,13 @@ class PendulumEnv : public Env {
  public:
   // assets_dir: the installed gymnasium's envs/classic_control/assets, where render() finds
   // its arrow ("": a frame that needs the arrow fails, naming the option).
-  static Config DefaultConfig() { return {{"g", 10.0}, {"assets_dir", std::string()}}; }
+  // version: 1 (Pendulum-v1) or 0 (Pendulum-v0's integration order).
+  static Config DefaultConfig() {
+    return {{"g", 10.0}, {"version", int64_t{1}}, {"assets_dir", std::string()}};
+  }
 
-  static EnvSpec Spec(const Config&) {
+  static EnvSpec Spec(const Config& config) {
+    CheckedVersion(config);
     // high = np.array([1.0, 1.0, self.max_speed], dtype=np.float32)
     const double speed = static_cast<float>(kMaxSpeed);
     EnvSpec spec;
@@ -48,6 +56,7 @@ class PendulumEnv : public Env {
   PendulumEnv(const Config& config, uint64_t seed)
       : Env(seed),
         g_(config.Get<double>("g")),
+        clip_before_move_(CheckedVersion(config) == 1),
         assets_dir_(config.Get<std::string>("assets_dir")) {}
 
   void Reset() override {
@@ -77,9 +86,12 @@ class PendulumEnv : public Env {
     const float u_term = static_cast<float>(3.0 / (kM * (kL * kL))) * u;
     double newthdot =
         thdot + (3 * g_ / (2 * kL) * std::sin(th) + static_cast<double>(u_term)) * kDt;
-    // np.clip(newthdot, -self.max_speed, self.max_speed)
+    // v1: newthdot = np.clip(newthdot, -self.max_speed, self.max_speed), then
+    // newth = th + newthdot * dt; v0: newth first, then the clip.
+    double newth = 0.0;
+    if (!clip_before_move_) newth = th + newthdot * kDt;
     newthdot = std::fmin(std::fmax(newthdot, -kMaxSpeed), kMaxSpeed);
-    const double newth = th + newthdot * kDt;
+    if (clip_before_move_) newth = th + newthdot * kDt;
 
     th_ = newth;
     thdot_ = newthdot;
@@ -151,6 +163,16 @@ class PendulumEnv : public Env {
   }
 
  private:
+  static int64_t CheckedVersion(const Config& config) {
+    const int64_t version = config.Get<int64_t>("version");
+    if (version != 0 && version != 1) {
+      throw std::invalid_argument(
+          "Pendulum: version must be 0 (Pendulum-v0) or 1 (Pendulum-v1), got " +
+          std::to_string(version));
+    }
+    return version;
+  }
+
   // ((x + np.pi) % (2 * np.pi)) - np.pi
   static double AngleNormalize(double x) {
     return numpy_math::NpRemainder(x + M_PI, 2 * M_PI) - M_PI;
@@ -180,6 +202,7 @@ class PendulumEnv : public Env {
   }
 
   double g_;
+  bool clip_before_move_;  // version 1
   std::string assets_dir_;
   double th_ = 0.0;
   double thdot_ = 0.0;

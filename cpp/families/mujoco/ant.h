@@ -1,4 +1,5 @@
-// Ant-v4 / Ant-v5: Gymnasium 1.4.0's gymnasium/envs/mujoco/ant_v4.py and ant_v5.py.
+// Ant-v3 / Ant-v4 / Ant-v5: Gymnasium 1.4.0's gymnasium/envs/mujoco/ant_v4.py and ant_v5.py,
+// and gym's ant_v3.py.
 //
 // v5: the observation includes the clipped external contact forces of every body but the
 // world (include_cfrc_ext_in_observation), the contact cost always counts, the healthy reward
@@ -7,6 +8,10 @@
 // v4: contact forces only with use_contact_forces (then all bodies, world included, and the
 // contact cost replaces info["reward_ctrl"], as in Gymnasium); the healthy reward is paid
 // whenever terminate_when_unhealthy is set; positions are the torso's xpos; frame_skip 5.
+// v3 (Ant-v3, EnvPool's id): gym 0.23.1's gym/envs/mujoco/ant_v3.py, which Gymnasium's v4
+// copied but for the contact forces: v3 always observes them (every body) and always counts
+// their cost, reports it as info["reward_contact"] and keeps info["reward_ctrl"] the control
+// cost. It takes v4's options but use_contact_forces.
 #ifndef ENVFLEET_FAMILIES_MUJOCO_ANT_H_
 #define ENVFLEET_FAMILIES_MUJOCO_ANT_H_
 
@@ -38,6 +43,10 @@ class AntEnv : public LocomotionEnv {
                          {"use_contact_forces", false}});
   }
   static std::vector<std::string> Fixed(int version) {
+    if (version == 3) {
+      return {"frame_skip", "forward_reward_weight", "main_body", "include_cfrc_ext_in_observation",
+              "use_contact_forces"};
+    }
     if (version == 4) {
       return {"frame_skip", "forward_reward_weight", "main_body",
               "include_cfrc_ext_in_observation"};
@@ -45,6 +54,11 @@ class AntEnv : public LocomotionEnv {
     return {"use_contact_forces"};
   }
   static std::vector<InfoKey> Info(int version) {
+    if (version == 3) {
+      return {{"reward_forward"}, {"reward_ctrl"},   {"reward_contact"},       {"reward_survive"},
+              {"x_position"},     {"y_position"},    {"distance_from_origin"}, {"x_velocity"},
+              {"y_velocity"},     {"forward_reward"}};
+    }
     if (version == 4) {
       return {{"reward_forward"}, {"reward_ctrl"}, {"reward_survive"},
               {"x_position"},     {"y_position"},  {"distance_from_origin"},
@@ -57,7 +71,9 @@ class AntEnv : public LocomotionEnv {
   static EnvSpec Spec(const Config& config, int version) {
     const ModelInfo model = ProbeModel(config);
     int64_t size = model.nq + model.nv - ExcludedQpos(config, 2);
-    if (version == 4) {
+    if (version == 3) {
+      size += 6 * model.nbody;
+    } else if (version == 4) {
       if (config.Get<bool>("use_contact_forces")) size += 6 * model.nbody;
     } else if (config.Get<bool>("include_cfrc_ext_in_observation")) {
       size += 6 * (model.nbody - 1);
@@ -68,10 +84,11 @@ class AntEnv : public LocomotionEnv {
   AntEnv(const Config& config, uint64_t seed, int version)
       : LocomotionEnv(config, seed, version, Info(version), 2),
         contact_cost_weight_(config.Get<double>("contact_cost_weight")),
-        contact_force_range_(RangeOption(config, "contact_force_range")) {
+        contact_force_range_(RangeOption(config, "contact_force_range")),
+        contact_replaces_ctrl_(version == 4) {
     if (v4_) {
       main_body_ = BodyId(model_, "torso");  // get_body_com("torso")
-      contact_in_obs_ = config.Get<bool>("use_contact_forces");
+      contact_in_obs_ = version == 3 || config.Get<bool>("use_contact_forces");
       contact_in_reward_ = contact_in_obs_;
       contact_first_body_ = 0;  // contact_forces.flat: every body
     } else {
@@ -123,7 +140,8 @@ class AntEnv : public LocomotionEnv {
     Put(slot_.forward_reward, forward_reward);
     Put(slot_.reward_survive, healthy_reward);
     // v4: the contact cost, if it counts, replaces the control cost.
-    Put(slot_.reward_ctrl, v4_ && contact_in_reward_ ? -contact_cost : -ctrl_cost);
+    Put(slot_.reward_ctrl,
+        contact_replaces_ctrl_ && contact_in_reward_ ? -contact_cost : -ctrl_cost);
     Put(slot_.reward_contact, -contact_cost);
   }
 
@@ -151,6 +169,7 @@ class AntEnv : public LocomotionEnv {
 
   double contact_cost_weight_;
   std::pair<double, double> contact_force_range_;
+  bool contact_replaces_ctrl_;  // in info["reward_ctrl"]: v4's quirk
   int main_body_ = 1;
   bool contact_in_obs_ = false, contact_in_reward_ = false;
   size_t contact_first_body_ = 1;

@@ -1,4 +1,4 @@
-// Humanoid-v4/v5 and HumanoidStandup-v4/v5: Gymnasium 1.4.0's
+// Humanoid-v3/v4/v5 and HumanoidStandup-v4/v5: Gymnasium 1.4.0's
 // gymnasium/envs/mujoco/humanoid_v*.py and humanoidstandup_v*.py.
 //
 // Both observe qpos (without x, y), qvel and the bodies' com inertia, com velocity, actuator
@@ -8,6 +8,11 @@
 // a healthy bonus, a control cost on data.ctrl (float64) and, in v5, a contact cost;
 // HumanoidStandup rewards the torso height over the timestep. v5 reports positions, tendon
 // lengths and velocities and the reward terms, v4 its own reward names.
+//
+// Humanoid-v3 (EnvPool's id): gym 0.23.1's gym/envs/mujoco/humanoid_v3.py, which Gymnasium's
+// v4 copied but for the contact cost: v3 subtracts it from the reward (as v5 does) and reports
+// it as info["reward_impact"]; it takes xml_file, contact_cost_weight and contact_cost_range
+// besides v4's options.
 #ifndef ENVFLEET_FAMILIES_MUJOCO_HUMANOID_H_
 #define ENVFLEET_FAMILIES_MUJOCO_HUMANOID_H_
 
@@ -49,6 +54,10 @@ class HumanoidEnvT : public LocomotionEnv {
     return config;
   }
   static std::vector<std::string> Fixed(int version) {
+    if (version == 3) {
+      return {"frame_skip", "include_cinert_in_observation", "include_cvel_in_observation",
+              "include_qfrc_actuator_in_observation", "include_cfrc_ext_in_observation"};
+    }
     if (version != 4) return {};
     if (kStandup) return AllOptions(Defaults(version));  // HumanoidStandup-v4 takes none
     return {"xml_file",
@@ -71,6 +80,11 @@ class HumanoidEnvT : public LocomotionEnv {
               {"reward_linup"},
               {"reward_quadctrl"},
               {"reward_impact"}};
+    }
+    if (version == 3) {
+      return {{"reward_linvel"}, {"reward_quadctrl"}, {"reward_alive"},         {"reward_impact"},
+              {"x_position"},    {"y_position"},      {"distance_from_origin"}, {"x_velocity"},
+              {"y_velocity"},    {"forward_reward"}};
     }
     if (version == 4) {
       return {{"reward_linvel"}, {"reward_quadctrl"}, {"reward_alive"},
@@ -96,7 +110,7 @@ class HumanoidEnvT : public LocomotionEnv {
     int first_body, first_dof;
   };
   static Layout ObsLayout(const Config& config, int version) {
-    if (version == 4) return {true, true, true, true, 0, 0};
+    if (version <= 4) return {true, true, true, true, 0, 0};
     return {config.Get<bool>("include_cinert_in_observation"),
             config.Get<bool>("include_cvel_in_observation"),
             config.Get<bool>("include_qfrc_actuator_in_observation"),
@@ -128,13 +142,14 @@ class HumanoidEnvT : public LocomotionEnv {
         nbody_(static_cast<int>(model_->nbody)),
         ntendon_(static_cast<int>(model_->ntendon)),
         // mass_center(): denom = model.body_mass.sum()
-        total_mass_(NpSum(model_->body_mass, nbody_)) {
+        total_mass_(NpSum(model_->body_mass, nbody_)),
+        contact_cost_counts_(!v4_ || version == 3) {
     if (v4_) {
       slot_.reward_forward = InfoSlot("reward_linvel");
       slot_.reward_survive = InfoSlot("reward_alive");
     }
     if (v4_ || kStandup) slot_.reward_ctrl = InfoSlot("reward_quadctrl");
-    if (kStandup) slot_.reward_contact = InfoSlot("reward_impact");
+    if (kStandup || version == 3) slot_.reward_contact = InfoSlot("reward_impact");
     tendon_length_ = InfoSlot("tendon_length");
     tendon_velocity_ = InfoSlot("tendon_velocity");
     reward_linup_ = InfoSlot("reward_linup");
@@ -211,11 +226,11 @@ class HumanoidEnvT : public LocomotionEnv {
     const double rewards = forward_reward + healthy_reward;
     const double ctrl_cost = CtrlCost();
     double contact_cost = 0.0;
-    if (v4_) {
-      reward_ = rewards - ctrl_cost;
-    } else {
+    if (contact_cost_counts_) {
       contact_cost = ContactCost();
       reward_ = rewards - (ctrl_cost + contact_cost);
+    } else {
+      reward_ = rewards - ctrl_cost;
     }
     terminated_ = Terminated(healthy);
     Put(slot_.reward_forward, forward_reward);
@@ -247,6 +262,7 @@ class HumanoidEnvT : public LocomotionEnv {
   std::pair<double, double> contact_cost_range_;
   int nbody_, ntendon_;
   double total_mass_;
+  bool contact_cost_counts_;  // Humanoid v3 and v5
   int tendon_length_, tendon_velocity_, reward_linup_;
 };
 

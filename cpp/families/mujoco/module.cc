@@ -1,6 +1,6 @@
-// envfleet._mujoco: the MuJoCo family (Gymnasium 1.4.0's MuJoCo v4 and v5 tasks), linked with
-// libmujoco from the mujoco-core wheel. One env type per robot and version, e.g. "AntV5"; task
-// ids and time limits are in src/envfleet/families/mujoco.py.
+// envfleet._mujoco: the MuJoCo family (Gymnasium 1.4.0's MuJoCo v4 and v5 tasks, and gym's v3 of
+// Ant and Humanoid), linked with libmujoco from the mujoco-core wheel. One env type per robot and
+// version, e.g. "AntV5"; task ids and time limits are in src/envfleet/families/mujoco.py.
 #include <nanobind/nanobind.h>
 
 #include <memory>
@@ -50,6 +50,10 @@ void RegisterVersions(EnvTypeMap& types, const std::string& name) {
 
 EnvTypeMap MujocoTypes() {
   EnvTypeMap types;
+  // gym 0.23.1's v3 of the two robots whose v3 Gymnasium's v4 changed (EnvPool's ids); its
+  // other v2/v3 ids are v4's under other names (src/envfleet/families/mujoco.py).
+  types["AntV3"] = MakeMujocoType<mujoco::AntEnv>(3);
+  types["HumanoidV3"] = MakeMujocoType<mujoco::HumanoidEnv>(3);
   RegisterVersions<mujoco::AntEnv>(types, "Ant");
   RegisterVersions<mujoco::HalfCheetahEnv>(types, "HalfCheetah");
   RegisterVersions<mujoco::HopperEnv>(types, "Hopper");

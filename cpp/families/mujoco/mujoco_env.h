@@ -275,7 +275,7 @@ class MujocoEnv : public Env {
         model_holder_(LoadModel(config)),
         model_(model_holder_.get()),
         frame_skip_(static_cast<int>(config.Get<int64_t>("frame_skip"))),
-        v4_(version == 4),
+        v4_(version <= 4),
         render_fast_(config.Get<bool>("render_fast")) {
     if (frame_skip_ < 1) throw std::invalid_argument("frame_skip must be >= 1");
     data_ = mj_makeData(model_);
@@ -419,7 +419,7 @@ class MujocoEnv : public Env {
   const mjModel* model_;
   mjData* data_ = nullptr;
   int frame_skip_;
-  bool v4_;  // the version: 4 or 5
+  bool v4_;  // v4's rules: version 4, or gym's v3 (Ant, Humanoid) on top of them; else v5
   bool render_fast_;
   int nq_ = 0, nv_ = 0, nu_ = 0;
   double dt_ = 0;

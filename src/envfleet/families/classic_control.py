@@ -1,5 +1,6 @@
 """Classic control (C++ ports in cpp/families/classic_control/, built into envfleet._core),
-registered as Gymnasium 1.4.0 registers them: ids, time limits and reward thresholds.
+registered as Gymnasium 1.4.0 registers them: ids, time limits and reward thresholds; and the
+ids EnvPool 1.2.5 adds, with its time limits: Pendulum-v0 and the phys2d/ names.
 
 Pendulum's frames (``render_mode="rgb_array"``) draw Gymnasium's own torque arrow,
 ``clockwise.png`` of the installed gymnasium package: Pendulum-v1 gets
@@ -8,7 +9,7 @@ env reads the file the first time it draws the arrow.
 """
 
 from envfleet.families._assets import package_dir
-from envfleet.registry import register
+from envfleet.registry import register, register_alias
 
 ASSETS_DIR = package_dir("gymnasium", "envs", "classic_control", "assets")
 
@@ -22,4 +23,11 @@ register(
     reward_threshold=90.0,
 )
 register("Pendulum-v1", "Pendulum", max_episode_steps=200, assets_dir=ASSETS_DIR)
+# EnvPool's id: gym <= 0.20's Pendulum, whose integration order differs (pendulum.h).
+register("Pendulum-v0", "Pendulum", max_episode_steps=200, version=0, assets_dir=ASSETS_DIR)
 register("Acrobot-v1", "Acrobot", max_episode_steps=500, reward_threshold=-100.0)
+
+# EnvPool's other names of the same tasks (in Gymnasium, phys2d/ names its JAX ports).
+register_alias("phys2d/CartPole-v0", "CartPole-v0")
+register_alias("phys2d/CartPole-v1", "CartPole-v1")
+register_alias("phys2d/Pendulum-v0", "Pendulum-v0")

@@ -1,4 +1,5 @@
-"""MuJoCo task ids, as Gymnasium 1.4.0 registers them (v4 and v5), built by envfleet._mujoco.
+"""MuJoCo task ids, as Gymnasium 1.4.0 registers them (v4 and v5), and EnvPool 1.2.5's v2 and v3
+ids of gym 0.23.1's MuJoCo tasks, built by envfleet._mujoco.
 
 Each id maps to a C++ env type per robot and version (``AntV5``, ...) whose options are the
 keyword arguments of that version's Gymnasium constructor (tuples such as ``healthy_z_range``
@@ -10,7 +11,7 @@ package), and ``xml_file`` resolves against it as Gymnasium resolves it.
 from __future__ import annotations
 
 from envfleet.families._assets import package_dir
-from envfleet.registry import Family, register
+from envfleet.registry import Family, register, register_alias
 
 # envfleet._mujoco links libmujoco.so.4.0.0 from the mujoco-core wheel (envfleet[mujoco]).
 MUJOCO = Family(
@@ -51,3 +52,36 @@ for _robot, (_steps, _threshold) in ROBOTS.items():
             reward_threshold=_threshold,
             assets_dir=ASSETS_DIR,
         )
+
+# gym 0.23.1's v2/v3 tasks (EnvPool's ids; gym ran them on mujoco-py) are Gymnasium's v4 code
+# but for Ant-v3 and Humanoid-v3, which count their contact forces where v4 does not: those two
+# have their own C++ types ("AntV3", "HumanoidV3"), the others are v4's under another name. gym
+# registered each with v4's time limit and reward threshold.
+LEGACY_VERSIONS = {
+    "Ant": 3,
+    "HalfCheetah": 3,
+    "Hopper": 3,
+    "Walker2d": 3,
+    "Humanoid": 3,
+    "HumanoidStandup": 2,
+    "InvertedPendulum": 2,
+    "InvertedDoublePendulum": 2,
+    "Reacher": 2,
+    "Pusher": 2,
+    "Swimmer": 3,
+}
+OWN_LEGACY_TYPES = ("Ant", "Humanoid")
+
+for _robot, _version in LEGACY_VERSIONS.items():
+    if _robot in OWN_LEGACY_TYPES:
+        _steps, _threshold = ROBOTS[_robot]
+        register(
+            f"{_robot}-v{_version}",
+            f"{_robot}V{_version}",
+            family=MUJOCO,
+            max_episode_steps=_steps,
+            reward_threshold=_threshold,
+            assets_dir=ASSETS_DIR,
+        )
+    else:
+        register_alias(f"{_robot}-v{_version}", f"{_robot}-v4")

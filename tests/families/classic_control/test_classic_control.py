@@ -211,9 +211,10 @@ def test_options_change_behaviour():
 @pytest.mark.parametrize("task_id", TASK_IDS)
 def test_options_match_constructor(task_id: str):
     """Every constructor argument of the Gymnasium class (but render_mode) is an option, with
-    the same default; Pendulum has one more, assets_dir, where render() finds Gymnasium's arrow
+    the same default; Pendulum has two more: assets_dir, where render() finds Gymnasium's arrow
     sprite: the installed gymnasium's envs/classic_control/assets
-    (test_classic_control_render.py)."""
+    (test_classic_control_render.py), and EnvPool's version (1; 0 is Pendulum-v0,
+    test_pendulum_v0.py)."""
     entry_point = gymnasium.spec(task_id).entry_point
     module, name = entry_point.split(":")
     cls = getattr(__import__(module, fromlist=[name]), name)
@@ -228,6 +229,7 @@ def test_options_match_constructor(task_id: str):
         assert defaults.pop("assets_dir") == os.path.join(
             os.path.dirname(gymnasium.__file__), "envs", "classic_control", "assets"
         )
+        assert defaults.pop("version") == 1
     assert set(defaults) == set(params)
     for option, default in params.items():
         assert defaults[option] == default, option

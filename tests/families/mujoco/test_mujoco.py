@@ -20,17 +20,19 @@ physics) are compared to 1e-12 relative instead. The check says which.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import math
 import os
 import sys
 
+import envpool
 import gymnasium as gym
 import numpy as np
 import pytest
 from conftest import run_isolated
-from gymnasium_reference import make_reference
+from gymnasium_reference import RawInfo, make_reference
 
 import envfleet
 from envfleet import _mujoco  # the test extra installs the engine: no skip if it is missing
@@ -120,12 +122,14 @@ class Actions:
         return self.values[t]
 
 
-def run_aligned(task_id, seed, steps, max_episode_steps=None, **options):
+def run_aligned(task_id, seed, steps, max_episode_steps=None, reference=make_reference, **options):
+    """``reference(task_id, num_envs, **kwargs)`` makes Gymnasium's side (default: the same
+    task id, each env in RawInfo)."""
     kwargs = dict(options)
     if max_episode_steps is not None:
         kwargs["max_episode_steps"] = max_episode_steps
     ours = envfleet.make(task_id, num_envs=NUM_ENVS, seed=seed, conventions="gymnasium", **kwargs)
-    ref = make_reference(task_id, NUM_ENVS, **kwargs)
+    ref = reference(task_id, NUM_ENVS, **kwargs)
     counts = {"terminated": 0, "truncated": 0}
     try:
         assert ours.single_observation_space == ref.single_observation_space
@@ -199,6 +203,192 @@ def test_alignment(task_id, allow_pusher_v4):
 def test_alignment_other_seed(task_id):
     steps, max_episode_steps, _ = ALIGNMENT[task_id.split("-")[0]]
     run_aligned(task_id, 2**32 + 5, steps // 2, max_episode_steps)
+
+
+# ---- 1b. Ant-v3 and Humanoid-v3 (EnvPool's ids): gym 0.23.1's v3 ------------------------------
+#
+# gym's ant_v3.py and humanoid_v3.py are the code Gymnasium's v4 kept, but for the contact terms;
+# gym ran them on mujoco-py, which no longer installs. The reference is Gymnasium's v4 on the
+# same libmujoco with v3's terms put back by the wrappers below; the comparison stays bit for
+# bit. (The other v2/v3 ids are v4's under other names: tests/test_id_parity.py.)
+
+
+class AntV3Terms(gym.Wrapper):
+    """Ant-v4 with use_contact_forces=True observes and charges the contact forces as
+    ant_v3.py does, but reports the contact cost as info["reward_ctrl"]; v3 reports it as
+    info["reward_contact"], and the control cost as info["reward_ctrl"]."""
+
+    def step(self, action):
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        info = {**info, "reward_contact": info["reward_ctrl"]}
+        info["reward_ctrl"] = -self.env.unwrapped.control_cost(action)
+        return obs, reward, terminated, truncated, info
+
+
+class HumanoidV3Terms(gym.Wrapper):
+    """Humanoid-v4 plus humanoid_v3.py's contact cost: contact_cost_weight * sum(cfrc_ext**2),
+    clipped to contact_cost_range, taken from the reward as rewards - (ctrl_cost +
+    contact_cost) and reported as info["reward_impact"]."""
+
+    def __init__(self, env, contact_cost_weight=5e-7, contact_cost_range=(-np.inf, 10.0)):
+        super().__init__(env)
+        self.weight, self.range = contact_cost_weight, contact_cost_range
+
+    def step(self, action):
+        obs, _, terminated, truncated, info = self.env.step(action)
+        contact_cost = self.weight * np.sum(np.square(self.env.unwrapped.data.cfrc_ext))
+        contact_cost = np.clip(contact_cost, *self.range)
+        rewards = info["reward_linvel"] + info["reward_alive"]
+        reward = rewards - (-info["reward_quadctrl"] + contact_cost)
+        return obs, reward, terminated, truncated, {**info, "reward_impact": -contact_cost}
+
+
+def ant_v3_reference(task_id, num_envs, **kwargs):
+    return gym.make_vec(
+        "Ant-v4",
+        num_envs=num_envs,
+        vectorization_mode="sync",
+        wrappers=[AntV3Terms, RawInfo],
+        use_contact_forces=True,
+        **kwargs,
+    )
+
+
+def humanoid_v3_reference(task_id, num_envs, **kwargs):
+    # v3's own options go to the wrapper: Humanoid-v4 does not take them.
+    terms = {k: kwargs.pop(k) for k in ("contact_cost_weight", "contact_cost_range") if k in kwargs}
+    return gym.make_vec(
+        "Humanoid-v4",
+        num_envs=num_envs,
+        vectorization_mode="sync",
+        wrappers=[functools.partial(HumanoidV3Terms, **terms), RawInfo],
+        **kwargs,
+    )
+
+
+V3_REFERENCES = {"Ant-v3": ant_v3_reference, "Humanoid-v3": humanoid_v3_reference}
+V3_OPTION_CASES = [
+    ("Ant-v3", {}),
+    (
+        "Ant-v3",
+        {
+            "contact_cost_weight": 1e-2,
+            "contact_force_range": (-0.5, 0.25),
+            "healthy_z_range": (0.3, 0.9),
+            "exclude_current_positions_from_observation": False,
+        },
+    ),
+    ("Humanoid-v3", {}),
+    (
+        "Humanoid-v3",
+        {
+            "contact_cost_weight": 1e-4,
+            "contact_cost_range": (-np.inf, 1e-3),
+            "healthy_reward": 1.0,
+            "terminate_when_unhealthy": False,
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(("task_id", "options"), V3_OPTION_CASES)
+@pytest.mark.parametrize("seed", [11, 2**32 + 5])
+def test_v3_alignment(task_id, options, seed):
+    steps, max_episode_steps, min_terminated = ALIGNMENT[task_id.split("-")[0]]
+    reference = V3_REFERENCES[task_id]
+    counts = run_aligned(task_id, seed, steps, max_episode_steps, reference=reference, **options)
+    assert counts["truncated"] >= NUM_ENVS, counts
+    if not options:
+        assert counts["terminated"] >= min_terminated, counts
+
+
+def test_v3_differs_from_v4_by_its_contact_terms():
+    """The v3 terms are not vacuous: MuJoCo's contact forces are not zero, so Ant-v3 observes
+    more than Ant-v4 and Humanoid-v3 earns less than Humanoid-v4, from the same states."""
+
+    def rollout(task_id):
+        env = envfleet.make(task_id, num_envs=2, seed=3, conventions="gymnasium")
+        actions = Actions(env.single_action_space, 30, 4, num_envs=2)
+        out = [env.reset()[0]]
+        rewards = []
+        for t in range(30):
+            obs, reward, *_ = env.step(actions[t])
+            out.append(obs)
+            rewards.append(reward)
+        env.close()
+        return np.array(out), np.array(rewards)
+
+    ant_v3, ant_v3_rewards = rollout("Ant-v3")
+    ant_v4, ant_v4_rewards = rollout("Ant-v4")
+    assert ant_v3.shape[-1] == ant_v4.shape[-1] + 6 * 14
+    np.testing.assert_array_equal(ant_v3[..., : ant_v4.shape[-1]], ant_v4)
+    assert np.any(ant_v3[..., ant_v4.shape[-1] :] != 0)
+    assert np.all(ant_v3_rewards <= ant_v4_rewards) and np.any(ant_v3_rewards < ant_v4_rewards)
+    humanoid_v3, humanoid_v3_rewards = rollout("Humanoid-v3")
+    humanoid_v4, humanoid_v4_rewards = rollout("Humanoid-v4")
+    np.testing.assert_array_equal(humanoid_v3, humanoid_v4)
+    assert np.all(humanoid_v3_rewards <= humanoid_v4_rewards)
+    assert np.any(humanoid_v3_rewards < humanoid_v4_rewards)
+
+
+def test_v3_registration_and_options():
+    gym_v3_options = {  # the keyword arguments of gym 0.23.1's AntEnv / HumanoidEnv (v3)
+        "Ant-v3": {
+            "xml_file",
+            "ctrl_cost_weight",
+            "contact_cost_weight",
+            "healthy_reward",
+            "terminate_when_unhealthy",
+            "healthy_z_range",
+            "contact_force_range",
+            "reset_noise_scale",
+            "exclude_current_positions_from_observation",
+        },
+        "Humanoid-v3": {
+            "xml_file",
+            "forward_reward_weight",
+            "ctrl_cost_weight",
+            "contact_cost_weight",
+            "contact_cost_range",
+            "healthy_reward",
+            "terminate_when_unhealthy",
+            "healthy_z_range",
+            "reset_noise_scale",
+            "exclude_current_positions_from_observation",
+        },
+    }
+    own = {"assets_dir", "render_fast", "from_pixels", "frame_stack", "render_width",
+           "render_height", "render_camera_id"}  # fmt: skip
+    for task_id, options in gym_v3_options.items():
+        spec = envfleet.make_spec(task_id)
+        assert set(spec.config.env_options) - own == options, task_id
+        v4 = envfleet.make_spec(task_id.replace("-v3", "-v4"))
+        assert (spec.max_episode_steps, spec.reward_threshold) == (
+            v4.max_episode_steps,
+            v4.reward_threshold,
+        )
+        assert spec.action_space == v4.action_space
+        # EnvPool's spaces (float64 observations of the same size; float32 actions).
+        theirs = envpool.make_spec(task_id)
+        assert spec.observation_space.shape == theirs.observation_space.shape, task_id
+        assert spec.action_space.shape == theirs.action_space.shape, task_id
+    with pytest.raises(TypeError, match="use_contact_forces"):
+        envfleet.make_spec("Ant-v3", use_contact_forces=False)
+
+
+def test_envpools_v3_contact_forces_are_zero():
+    """A known difference (docs/families/mujoco.md): EnvPool 1.2.5 never computes cfrc_ext for
+    its v3 and v4 ids, so Ant-v3's 84 contact-force observations are always 0 there and the
+    contact costs 0; here they are MuJoCo's, as in Gymnasium's v4 and gym's v3."""
+    env = envpool.make_gymnasium("Ant-v3", num_envs=2, seed=3)
+    try:
+        env.reset()
+        actions = Actions(env.action_space, 30, 4, num_envs=2)
+        for t in range(30):
+            obs, _, _, _, info = env.step(actions[t])
+            assert not obs[:, 27:].any() and not info["reward_contact"].any()
+    finally:
+        env.close()
 
 
 # ---- 2. Options -------------------------------------------------------------------------------
