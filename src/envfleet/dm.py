@@ -88,29 +88,34 @@ class DmEnvPool(PoolBase, dm_env.Environment):
             raise
 
     def _format(self, out: tuple) -> dm_env.TimeStep:
-        terminated, truncated = out[TERMINATED], out[TRUNCATED]
-        done = terminated | truncated
         first = out[ELAPSED_STEP] == 0
         if self._track_ends:
             env_id = out[ENV_ID]
             first |= self._ended[env_id]
-            self._ended[env_id] = done
-        step_type = np.where(
+            self._ended[env_id] = out[TERMINATED] | out[TRUNCATED]
+        return self._time_step(out, first, self._reward(out), np)
+
+    def _time_step(self, out: tuple, first: Any, reward: Any, xp: Any) -> dm_env.TimeStep:
+        """The TimeStep of a batch: ``out`` the pool's arrays, ``first`` which rows start an
+        episode, ``reward`` in the conventions' dtype; ``xp`` is the array module (NumPy here,
+        jax.numpy for env.xla()'s results, src/envfleet/xla.py)."""
+        terminated, truncated = out[TERMINATED], out[TRUNCATED]
+        step_type = xp.where(
             first,
-            dm_env.StepType.FIRST,
-            np.where(done, dm_env.StepType.LAST, dm_env.StepType.MID),
-        ).astype(np.int32)
-        one = np.ones((), self._reward_dtype)
+            int(dm_env.StepType.FIRST),
+            xp.where(terminated | truncated, int(dm_env.StepType.LAST), int(dm_env.StepType.MID)),
+        ).astype(xp.int32)
+        one = xp.ones((), reward.dtype)
         if self._discount_key is None:
-            discount = np.where(terminated, 0, one)
+            discount = xp.where(terminated, 0, one)
         else:
-            discount = np.where(terminated, 0, out[self._discount_key].astype(self._reward_dtype))
+            discount = xp.where(terminated, 0, out[self._discount_key].astype(reward.dtype))
         keys = out[FIRST_ENV_KEY : FIRST_ENV_KEY + self._num_keys]
         if self._envpool_conventions:
             observation = self._State(*keys, out[ENV_ID], PLAYERS(out[ENV_ID]))
         else:
             observation = self._State(*keys, out[ENV_ID])
-        return dm_env.TimeStep(step_type, self._reward(out), discount, observation)
+        return dm_env.TimeStep(step_type, reward, discount, observation)
 
     def close(self) -> None:
         self._close_pool()

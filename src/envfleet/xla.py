@@ -14,8 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from envfleet.base import ENV_ID, FIRST_ENV_KEY, REWARD, TERMINATED, TRUNCATED
-from envfleet.spec import PLAYERS
+from envfleet.base import REWARD, TERMINATED, TRUNCATED
 
 XlaFunctions = collections.namedtuple("XlaFunctions", ["handle", "recv", "send", "step"])
 
@@ -157,24 +156,6 @@ def make_xla(env: Any) -> XlaFunctions:
 
 
 def _dm_result(env: Any, out: tuple, jnp: Any) -> Any:
-    """The dm front end's TimeStep (envfleet/dm.py, DmEnvPool._format) in JAX arrays; the
-    handlers computed each row's ``first`` (the last array of ``out``)."""
-    import dm_env
-
-    terminated, truncated, first = out[TERMINATED], out[TRUNCATED], out[-1]
-    step_type = jnp.where(
-        first,
-        int(dm_env.StepType.FIRST),
-        jnp.where(terminated | truncated, int(dm_env.StepType.LAST), int(dm_env.StepType.MID)),
-    ).astype(jnp.int32)
-    reward = out[REWARD]
-    if env._discount_key is None:
-        discount = jnp.where(terminated, 0, jnp.ones((), reward.dtype))
-    else:
-        discount = jnp.where(terminated, 0, out[env._discount_key].astype(reward.dtype))
-    keys = out[FIRST_ENV_KEY : FIRST_ENV_KEY + env._num_keys]
-    if env._envpool_conventions:
-        observation = env._State(*keys, out[ENV_ID], PLAYERS(out[ENV_ID]))
-    else:
-        observation = env._State(*keys, out[ENV_ID])
-    return dm_env.TimeStep(step_type, reward, discount, observation)
+    """The dm front end's TimeStep in JAX arrays; the handlers computed each row's ``first``
+    (the last array of ``out``)."""
+    return env._time_step(out, out[-1], out[REWARD], jnp)
