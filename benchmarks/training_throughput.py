@@ -27,7 +27,7 @@ BACKENDS = ["envfleet", "envpool", "gymnasium"]
 # for a run of a few minutes per round.
 SCRIPTS = [
     ("CartPole-v1 (MLP)", "ppo_cartpole_cleanrl.py", 49_152),
-    ("Breakout-v5 (Nature CNN)", "ppo_atari_cleanrl.py", 8_192),
+    ("RoadRunner-v5 (Nature CNN)", "ppo_atari_cleanrl.py", 8_192),
 ]
 RATE = re.compile(r"(\d+) steps/s")
 

@@ -46,21 +46,23 @@ def test_sb3_ppo_learns_cartpole():
     assert result["eval_return"] > 8 * RANDOM_RETURN
 
 
-def test_atari_ppo_runs_end_to_end(tmp_path):
-    # The Atari PPO needs ~10^5 steps (tens of minutes on two cores) before its returns
-    # clearly leave a random policy's, more than CI affords: its learning curve is in
-    # docs/integrations/cleanrl.md. Here two iterations run the whole path (Nature CNN on
-    # envfleet's Breakout-v5 pool, masking of the reset steps, GAE, PPO updates, the curve
-    # file) and must give a finite curve.
+RANDOM_ROADRUNNER_RETURN = 21.0  # whole games of RoadRunner-v5 under random actions (48 games)
+
+
+def test_atari_ppo_learns_roadrunner(tmp_path):
+    # 40 iterations of CleanRL's Atari PPO (Nature CNN, 8 envs x 128 steps) on envfleet's
+    # RoadRunner-v5, a few minutes on two cores: the whole path (masking of the reset steps,
+    # GAE, PPO updates, the curve file) and a policy that already scores well above random.
+    # RL's spread between seeds is wide this early: at 20k steps seed 1 averaged 340 over its
+    # last 20 games and seed 2 only 20 (random); at 40k steps seed 2 averaged 285. The
+    # threshold is 3x random.
     example = load_example("ppo_atari_cleanrl")
     curve = tmp_path / "curve.csv"
     result = example.main(
-        ["--total-timesteps", "2048", "--num-steps", "128", "--curve", str(curve), "--quiet"]
+        ["--total-timesteps", "40960", "--seed", "2", "--curve", str(curve), "--quiet"]
     )
-    assert result["steps"] == 2048
-    assert result["steps_per_second"] > 0
+    assert result["steps"] == 40960
     lines = curve.read_text().splitlines()
     assert lines[0] == "steps,seconds,return_last_20_games"
-    for line in lines[1:]:
-        steps, seconds, average = map(float, line.split(","))
-        assert steps in (1024, 2048) and seconds > 0 and 0 <= average < 1000
+    assert len(lines) > 30
+    assert result["final_return"] > 3 * RANDOM_ROADRUNNER_RETURN

@@ -2,8 +2,9 @@
 
 gym 0.20's nchain.py was removed from later gym, and gym 0.20 cannot be installed next to the
 gym 0.23.1 the tests use (CleanRL's), so its rules are restated below as ``NChainReference``
-(the whole of its step), drawing each step's slip from a given uniform source. Two checks, bit for bit over whole episodes (the 1000-step
-time limit, truncating twice) and several seeds:
+(the whole of its step), drawing each step's slip from a given uniform source. Two checks,
+bit for bit over whole episodes (the 1000-step time limit, truncating twice) and several
+seeds:
 
 - envfleet: the source is Gymnasium's ``np_random`` seeded with s + i for env i
   (``Generator(PCG64(SeedSequence(s + i))).random()``), the stream every toy-text env of
