@@ -455,7 +455,6 @@ def test_reset_mask_info_rows_align_with_obs(stepped_counting):
         )
 
 
-
 def test_reset_mask_with_same_step_autoreset_spreads_final_obs_and_info(counting):
     # SAME_STEP infos hold final_obs (an array, or a tuple/dict of them) and final_info (a
     # dict): reset_mask spreads each of their arrays over num_envs rows (found by the fuzz).
@@ -482,6 +481,7 @@ def test_reset_mask_refuses_while_steps_are_in_flight(counting):
     env.send(np.array([3, 4]), env_id=[2, 3])
     obs, rew, *_ = env.recv()
     assert sorted(rew.tolist()) == [1.0, 2.0, 3.0, 4.0]
+
 
 # ---------------------------------------------------------------------------------------------
 # Zero-copy safety
