@@ -35,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/files.h"
 #include "common/mujoco/handlers.h"
 #include "common/mujoco/pixels.h"
 #include "common/mujoco/render.h"
@@ -50,7 +51,8 @@ namespace mujoco {
 
 // Gymnasium's expand_model_path(): a name starting with '.' or '/' is used as is, one starting
 // with '~' is expanded, anything else is a file in Gymnasium's assets folder, which the Python
-// registration passes as the `assets_dir` option (the XML files are never copied here).
+// registration passes as the `assets_dir` option (the XML files are never copied here). The
+// path must lead to a regular file (cpp/common/files.h says why).
 inline std::string ModelPath(const Config& config) {
   const std::string& name = config.Get<std::string>("xml_file");
   std::string path;
@@ -66,8 +68,10 @@ inline std::string ModelPath(const Config& config) {
       throw std::invalid_argument("xml_file '" + name +
                                   "' is relative to the assets folder, but assets_dir is empty");
     }
+    files::CheckFolder("assets_dir", dir);
     path = dir + "/" + name;
   }
+  files::CheckFile("xml_file", path);
   return path;
 }
 
