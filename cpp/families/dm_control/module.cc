@@ -37,18 +37,19 @@ namespace {
 // observation "pixels" replaces the task's entries.
 template <typename E>
 EnvType MakeDmControlType() {
-  return {E::DefaultConfig(),
-          [](const Config& config) {
-            EnvSpec spec = E::Spec(config);
-            if (config.Get<bool>("from_pixels")) spec = mujoco::PixelSpec(std::move(spec), config);
-            return spec;
-          },
-          [](const Config& config, uint64_t seed) -> std::unique_ptr<Env> {
-            if (config.Get<bool>("from_pixels")) {
-              return std::make_unique<mujoco::PixelEnv<E>>(config, seed);
-            }
-            return std::make_unique<E>(config, seed);
-          }};
+  return MakeCheckedType(
+      E::DefaultConfig(),
+      [](const Config& config) {
+        EnvSpec spec = E::Spec(config);
+        if (config.Get<bool>("from_pixels")) spec = mujoco::PixelSpec(std::move(spec), config);
+        return spec;
+      },
+      [](const Config& config, uint64_t seed) -> std::unique_ptr<Env> {
+        if (config.Get<bool>("from_pixels")) {
+          return std::make_unique<mujoco::PixelEnv<E>>(config, seed);
+        }
+        return std::make_unique<E>(config, seed);
+      });
 }
 
 EnvTypeMap DmControlTypes() {

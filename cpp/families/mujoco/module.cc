@@ -26,20 +26,21 @@ namespace {
 // its config. from_pixels=True wraps the task in PixelEnv (pixels.h).
 template <typename E>
 EnvType MakeMujocoType(int version) {
-  return {mujoco::PublishedDefaults<E>(version),
-          [version](const Config& config) {
-            const Config full = mujoco::FullConfig<E>(config, version);
-            EnvSpec spec = E::Spec(full, version);
-            if (full.Get<bool>("from_pixels")) spec = mujoco::PixelSpec(std::move(spec), full);
-            return spec;
-          },
-          [version](const Config& config, uint64_t seed) -> std::unique_ptr<Env> {
-            const Config full = mujoco::FullConfig<E>(config, version);
-            if (full.Get<bool>("from_pixels")) {
-              return std::make_unique<mujoco::PixelEnv<E>>(full, seed, version);
-            }
-            return std::make_unique<E>(full, seed, version);
-          }};
+  return MakeCheckedType(
+      mujoco::PublishedDefaults<E>(version),
+      [version](const Config& config) {
+        const Config full = mujoco::FullConfig<E>(config, version);
+        EnvSpec spec = E::Spec(full, version);
+        if (full.Get<bool>("from_pixels")) spec = mujoco::PixelSpec(std::move(spec), full);
+        return spec;
+      },
+      [version](const Config& config, uint64_t seed) -> std::unique_ptr<Env> {
+        const Config full = mujoco::FullConfig<E>(config, version);
+        if (full.Get<bool>("from_pixels")) {
+          return std::make_unique<mujoco::PixelEnv<E>>(full, seed, version);
+        }
+        return std::make_unique<E>(full, seed, version);
+      });
 }
 
 template <typename E>
