@@ -165,7 +165,7 @@ FAMILIES: dict[str, list[Task]] = {
 _CHEAP = ("example", "classic_control", "toy_text")
 EXAMPLES = {
     "short": {"example": 40, "classic_control": 12, "toy_text": 12, "other": 4},
-    "long": {"example": 1000, "classic_control": 250, "toy_text": 250, "other": 40},
+    "long": {"example": 1100, "classic_control": 250, "toy_text": 250, "other": 40},
 }
 STEPS = {"short": 30, "long": 100}
 
@@ -274,7 +274,7 @@ def actions(draw, key, count: int):
 class EnvModel:
     started: bool | None = False  # None: unknown (its result was dropped)
     over: bool = True  # its next step item is processed as a reset
-    elapsed: int = 0
+    elapsed: int | None = 0  # None: unknown (dm front end, after a dropped result)
     in_flight: str | None = None  # "step" or "reset" while an item is queued
     action: Any = None  # the action in flight (Counting checks its reward)
     uncertain: bool = False  # a result was dropped (EnvError): re-learn from the next one
@@ -488,7 +488,10 @@ class PoolMachine(RuleBasedStateMachine):
             "num_envs": n,
             "batch_size": b,
             "num_threads": data.draw(st.integers(1, 3), label="num_threads"),
-            "seed": data.draw(st.integers(0, 2**40), label="seed"),
+            # dm_control's tasks seed np.random.RandomState: seeds below 2**32 (documented).
+            "seed": data.draw(
+                st.integers(0, 2**32 - n if self.FAMILY == "dm_control" else 2**40), label="seed"
+            ),
             "autoreset_mode": data.draw(
                 st.sampled_from(["next_step", "same_step", "disabled"]), label="autoreset"
             ),
@@ -593,27 +596,30 @@ class PoolMachine(RuleBasedStateMachine):
             assert env.in_flight is not None, f"env {i} delivered without an action in flight"
             step_type = int(batch["step_type"][r])
             if env.uncertain:
-                env.uncertain = False
+                # A dropped or continued result: the episode's clock is unknown until a reset.
+                env.uncertain, env.elapsed = False, None
                 env.over = model.mode != "same_step" and step_type == dm_env.StepType.LAST
                 env.started = True
             elif env.in_flight == "reset" or env.over:
                 assert step_type == dm_env.StepType.FIRST, f"env {i}: reset row is {step_type}"
                 assert float(batch["reward"][r]) == 0.0
-                env.started, env.over, env.elapsed = True, False, 0
+                env.started, env.over = True, False
+                # An autoreset after a termination may continue the clock (dm has no
+                # elapsed_step to tell): known again only after a fresh start.
+                env.elapsed = None if env.in_flight == "step" and model.continues else 0
             else:
                 assert step_type in (dm_env.StepType.MID, dm_env.StepType.LAST), step_type
-                env.elapsed += 1
-                if model.max_steps > 0 and env.elapsed >= model.max_steps:
-                    assert step_type == dm_env.StepType.LAST, f"env {i}: no LAST at time limit"
                 done = step_type == dm_env.StepType.LAST
+                if env.elapsed is not None:
+                    env.elapsed += 1
+                    if model.max_steps > 0 and env.elapsed >= model.max_steps:
+                        assert done, f"env {i}: no LAST at the time limit ({env.elapsed} steps)"
                 if model.counting:
                     assert float(batch["reward"][r]) == int(np.trunc(env.action))
-                if done and model.continues:
-                    env.uncertain = True  # may continue its clock: re-learn
                 if model.mode == "same_step":
                     env.over = False
                     if done:
-                        env.elapsed = 0
+                        env.elapsed = None if model.continues else 0
                 else:
                     env.over = done
             env.in_flight = None
@@ -726,7 +732,7 @@ class PoolMachine(RuleBasedStateMachine):
         rows = model.expected_rows(count, sealed=True)
         kwargs = {}
         if self.env_type == "gymnasium" and valid and data.draw(st.booleans(), label="seed"):
-            kwargs["seed"] = data.draw(st.integers(0, 2**32), label="reset seed")
+            kwargs["seed"] = data.draw(st.integers(0, 2**32 - 1 - model.n), label="reset seed")
         if valid:
             model.queue(list(range(model.n)) if ids is None else ids, "reset")
         out = self._expect(self.env.reset, env_id, valid=valid, rows=rows, kind="reset", **kwargs)
