@@ -79,6 +79,10 @@ def hostile_files(tmp_path_factory):
     (root / "garbage").write_bytes(os.urandom(2048))
     (root / "truncated.xml").write_text("<mujoco><worldbody><body name='torso'>")
     (root / "empty_model.xml").write_text("<mujoco/>")
+    (root / "one_body.xml").write_text(
+        "<mujoco><worldbody><body name='torso'><geom type='sphere' size='1'/></body>"
+        "</worldbody></mujoco>"
+    )
     with open(root / "huge", "wb") as f:  # sparse: takes no disk
         f.truncate(1 << 30)
     # rom_dir folders whose pong.bin is each hostile kind.
@@ -140,7 +144,13 @@ def test_mujoco_model_files(hostile_files):
         ("xml_file a folder", make.format(f"xml_file='{d / 'folder'}'")),
         ("xml_file garbage", make.format(f"xml_file='{d / 'garbage'}'")),
         ("xml_file truncated", make.format(f"xml_file='{d / 'truncated.xml'}'")),
-        ("xml_file another model", make.format(f"xml_file='{d / 'empty_model.xml'}'")),
+        ("xml_file an empty model", make.format(f"xml_file='{d / 'empty_model.xml'}'")),
+        # A torso without joints: Ant reads qpos[2], past the end of this model's arrays.
+        ("xml_file too small", make.format(f"xml_file='{d / 'one_body.xml'}'")),
+        (
+            "Humanoid too small",
+            "envfleet.make('Humanoid-v5', xml_file='%s')" % (d / "one_body.xml"),
+        ),
         ("xml_file with NUL", make.format("xml_file='/tmp/a\\x00b'")),
         ("missing assets_dir", make.format("assets_dir='/nonexistent'")),
         ("assets_dir a file", make.format(f"assets_dir='{d / 'garbage'}'")),
@@ -158,7 +168,9 @@ def test_mujoco_model_files(hostile_files):
         _assert_raised(r, label, "ValueError", "xml_file", "not a regular file")
     _assert_raised(r, "xml_file garbage", "ValueError", "MuJoCo could not load the model")
     _assert_raised(r, "xml_file truncated", "ValueError", "MuJoCo could not load the model")
-    _assert_raised(r, "xml_file another model", "ValueError", "Ant-v5")
+    for label in ("xml_file an empty model", "xml_file too small"):
+        _assert_raised(r, label, "ValueError", "Ant-v5", "xml_file", "reads a model of at least")
+    _assert_raised(r, "Humanoid too small", "ValueError", "Humanoid-v5", "at least nq = 3")
     _assert_raised(r, "xml_file with NUL", "ValueError", "xml_file", "NUL")
     _assert_raised(r, "missing assets_dir", "ValueError", "assets_dir", "does not exist")
     _assert_raised(r, "assets_dir a file", "ValueError", "assets_dir", "not a folder")

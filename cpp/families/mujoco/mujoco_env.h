@@ -215,6 +215,19 @@ inline RenderSpec TaskRenderSpec(const ModelInfo& model) {
 
 // A task's spec: a float64 observation of `obs_size` values, the float64 info entries, the
 // action: float32, one value per actuator, bounded by the ctrlrange, and what it renders.
+// Gymnasium's envs take any model as xml_file; these read some coordinates by index (qpos[2]:
+// the torso's height) and would read and write past a smaller model's arrays. The env's Spec
+// states what it reads, and a model with less is refused.
+inline void RequireModel(const ModelInfo& model, const char* env, int nq, int nv, int nbody = 0) {
+  if (model.nq < nq || model.nv < nv || model.nbody < nbody) {
+    throw std::invalid_argument(
+        std::string("xml_file: ") + env + " reads a model of at least nq = " + std::to_string(nq) +
+        " positions, nv = " + std::to_string(nv) + " velocities and " + std::to_string(nbody) +
+        " bodies; this one has " + std::to_string(model.nq) + ", " + std::to_string(model.nv) +
+        " and " + std::to_string(model.nbody));
+  }
+}
+
 inline EnvSpec TaskSpec(const ModelInfo& model, int64_t obs_size,
                         const std::vector<InfoKey>& info) {
   EnvSpec spec;
