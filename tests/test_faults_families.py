@@ -79,6 +79,8 @@ def hostile_files(tmp_path_factory):
     (root / "garbage").write_bytes(os.urandom(2048))
     (root / "truncated.xml").write_text("<mujoco><worldbody><body name='torso'>")
     (root / "empty_model.xml").write_text("<mujoco/>")
+    # An element name that is not UTF-8: MuJoCo quotes it in its error.
+    (root / "not_utf8.xml").write_bytes(b"<mujoco><worldbody><bo\xffdy></worldbody></mujoco>")
     (root / "one_body.xml").write_text(
         "<mujoco><worldbody><body name='torso'><geom type='sphere' size='1'/></body>"
         "</worldbody></mujoco>"
@@ -152,6 +154,7 @@ def test_mujoco_model_files(hostile_files):
             "envfleet.make('Humanoid-v5', xml_file='%s')" % (d / "one_body.xml"),
         ),
         ("xml_file with NUL", make.format("xml_file='/tmp/a\\x00b'")),
+        ("xml_file not UTF-8", make.format(f"xml_file='{d / 'not_utf8.xml'}'")),
         ("missing assets_dir", make.format("assets_dir='/nonexistent'")),
         ("assets_dir a file", make.format(f"assets_dir='{d / 'garbage'}'")),
         ("assets_dir without the model", make.format(f"assets_dir='{d / 'folder'}'")),
@@ -172,6 +175,8 @@ def test_mujoco_model_files(hostile_files):
         _assert_raised(r, label, "ValueError", "Ant-v5", "xml_file", "reads a model of at least")
     _assert_raised(r, "Humanoid too small", "ValueError", "Humanoid-v5", "at least nq = 3")
     _assert_raised(r, "xml_file with NUL", "ValueError", "xml_file", "NUL")
+    # Not a UnicodeDecodeError (nor a TypeError from re-raising one): the bytes are replaced.
+    _assert_raised(r, "xml_file not UTF-8", "ValueError", "MuJoCo could not", "bo\ufffddy")
     _assert_raised(r, "missing assets_dir", "ValueError", "assets_dir", "does not exist")
     _assert_raised(r, "assets_dir a file", "ValueError", "assets_dir", "not a folder")
     _assert_raised(r, "assets_dir without the model", "ValueError", "ant.xml", "does not exist")
@@ -200,13 +205,14 @@ def test_dm_control_suite_folder(hostile_files):
 # ---- Sprites: the toy-text and Pendulum assets_dir ------------------------------------------
 
 
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    body = kind + data
+    return len(data).to_bytes(4, "big") + body + zlib.crc32(body).to_bytes(4, "big")
+
+
 def _png(width: int, height: int) -> bytes:
     """A valid 8-bit RGBA PNG."""
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        body = kind + data
-        return len(data).to_bytes(4, "big") + body + zlib.crc32(body).to_bytes(4, "big")
-
+    chunk = _chunk
     header = width.to_bytes(4, "big") + height.to_bytes(4, "big") + bytes([8, 6, 0, 0, 0])
     rows = b"".join(b"\x00" + os.urandom(4 * width) for _ in range(height))
     return (
@@ -236,6 +242,8 @@ def test_hostile_and_corrupt_sprites_raise_env_errors(hostile_files, tmp_path):
         "garbage": os.urandom(300),
         "bad crc": valid[:30] + bytes([valid[30] ^ 1]) + valid[31:],
         "huge size": valid[:16] + (2**31 - 1).to_bytes(4, "big") + valid[20:],
+        # A chunk whose name is not text, with a valid CRC: named with escapes in the error.
+        "binary chunk name": valid[:33] + _chunk(b"\x80\xfeXY", b"") + valid[33:],
     }
     cases = []
     for name, content in mutations.items():
@@ -270,6 +278,7 @@ def test_hostile_and_corrupt_sprites_raise_env_errors(hostile_files, tmp_path):
         _assert_raised(r, name, "EnvError", "env 1", "not a regular file")
     for name in ("truncated", "garbage", "bad crc", "huge size"):
         _assert_raised(r, name, "EnvError", "env 1 failed to render")
+    _assert_raised(r, "binary chunk name", "EnvError", "unknown critical chunk \\x80\\xfeXY")
 
 
 # ---- Absurd sizes ---------------------------------------------------------------------------

@@ -377,6 +377,8 @@ def _env_spec(reg: Registration, module: Any, options: dict[str, Any], env: int 
     try:
         return module.env_spec(reg.env_type, options)
     except (TypeError, ValueError) as exc:
+        if type(exc) not in (TypeError, ValueError):  # a subclass may take other arguments
+            raise
         where = reg.task_id if env is None else f"{reg.task_id}: per_env_options[{env}]"
         raise type(exc)(f"{where}: {exc}") from None
 

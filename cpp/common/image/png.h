@@ -355,10 +355,19 @@ inline Image DecodePng(const uint8_t* data, size_t size) {
     if (length > size - pos - 12) Fail("truncated chunk");
     const uint8_t* type = data + pos + 4;
     const uint8_t* body = type + 4;
-    if (Crc32(type, length + 4) != ReadBigEndian32(body + length)) {
-      Fail("CRC mismatch in chunk " + std::string(reinterpret_cast<const char*>(type), 4));
+    // The chunk's name as text: its bytes if printable ASCII, as they are in valid files.
+    std::string name;
+    for (int i = 0; i < 4; ++i) {
+      const uint8_t c = type[i];
+      if (c >= 0x20 && c < 0x7f) {
+        name += static_cast<char>(c);
+      } else {
+        name += {'\\', 'x', "0123456789abcdef"[c >> 4], "0123456789abcdef"[c & 15]};
+      }
     }
-    const std::string name(reinterpret_cast<const char*>(type), 4);
+    if (Crc32(type, length + 4) != ReadBigEndian32(body + length)) {
+      Fail("CRC mismatch in chunk " + name);
+    }
     if (color_type < 0 && name != "IHDR") Fail("the first chunk is not IHDR");
     if (name == "IHDR") {
       if (length != 13) Fail("bad IHDR length");

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "bind/env_module.h"
+#include "bind/error_text.h"
 #include "common/mujoco/pixels.h"
 #include "core/registry.h"
 #include "families/dm_control/acrobot.h"
@@ -87,4 +88,5 @@ NB_MODULE(_dm_control, m) {
   envfleet::InstallMujocoHandlers();
   static envfleet::EnvTypeMap types = envfleet::DmControlTypes();
   envfleet::bind::BindEnvModule<envfleet::DmControlModule>(m, types);
+  envfleet::bind::RegisterErrorTextTranslator();
 }

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "bind/env_module.h"
+#include "bind/error_text.h"
 #include "common/mujoco/pixels.h"
 #include "core/registry.h"
 #include "families/mujoco/ant.h"
@@ -79,4 +80,5 @@ NB_MODULE(_mujoco, m) {
   envfleet::InstallMujocoHandlers();
   static envfleet::EnvTypeMap types = envfleet::MujocoTypes();
   envfleet::bind::BindEnvModule<envfleet::MujocoModule>(m, types);
+  envfleet::bind::RegisterErrorTextTranslator();
 }
