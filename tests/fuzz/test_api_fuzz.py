@@ -625,9 +625,12 @@ class PoolMachine(RuleBasedStateMachine):
             env.in_flight = None
             env.obs = None
 
-    def _expect(self, fn, *args, valid: bool, rows: int | None, kind: str, **kwargs):
+    def _expect(
+        self, fn, *args, valid: bool, rows: int | None, kind: str, deliver: bool = True, **kwargs
+    ):
         """Calls fn; a valid call must deliver `rows` rows (None: none), an invalid one raise a
-        documented bad-input type; EnvError only where the task has injected faults."""
+        documented bad-input type; EnvError only where the task has injected faults. With
+        `deliver` False the caller checks the result itself (reset_mask's whole batch)."""
         pending_before = self.model.pending
         try:
             out = call(fn, *args, **kwargs)
@@ -641,7 +644,7 @@ class PoolMachine(RuleBasedStateMachine):
             assert self.model.pending == pending_before
             return None
         assert valid, f"an invalid call succeeded: {fn.__name__}{args} {kwargs}"
-        if rows is not None:
+        if rows is not None and deliver:
             self._deliver(out, kind, rows)
         return out
 
@@ -760,7 +763,12 @@ class PoolMachine(RuleBasedStateMachine):
         if valid:
             model.queue(ids, "reset")
         out = self._expect(
-            self.env.reset, options={"reset_mask": mask}, valid=valid, rows=None, kind="reset"
+            self.env.reset,
+            options={"reset_mask": mask},
+            valid=valid,
+            rows=len(ids),
+            kind="reset",
+            deliver=False,
         )
         if out is None:
             return
