@@ -35,7 +35,7 @@ from typing import Any
 import hypothesis.strategies as st
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, Phase, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis.stateful import (
     RuleBasedStateMachine,
     initialize,
@@ -890,6 +890,94 @@ TestAtari = _machine("atari")
 TestMujoco = _machine("mujoco")
 TestBox2d = _machine("box2d")
 TestDmControl = _machine("dm_control")
+
+
+# ---------------------------------------------------------------------------------------------
+# make() with random arguments: pool options and env options of every kind, valid or not
+# ---------------------------------------------------------------------------------------------
+
+_ANY_INT = st.one_of(
+    st.integers(-3, 8),
+    st.sampled_from([0, -1, 2**31 - 1, 2**31, 2**63 - 1, -(2**63), 2**63, 2**64, 10**30]),
+)
+_ANY_VALUE = st.one_of(
+    _ANY_INT,
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.booleans(),
+    st.none(),
+    st.sampled_from(["", "%s%n%x", "../../etc/passwd", "/dev/zero", "\x00", "é", "a" * 4096]),
+    st.lists(st.integers(-2, 2), max_size=3),
+    st.lists(st.floats(allow_nan=True), max_size=3),
+    st.lists(st.sampled_from(["SFFG", "SH", "", "\xff"]), max_size=3),
+)
+_POOL_ARGUMENTS = {
+    "num_envs": _ANY_INT,
+    "batch_size": st.one_of(st.none(), _ANY_INT),
+    "num_threads": st.one_of(st.none(), _ANY_INT),
+    "seed": st.one_of(_ANY_INT, st.lists(_ANY_INT, max_size=4)),
+    "max_episode_steps": st.one_of(st.none(), _ANY_INT),
+    "thread_affinity_offset": st.sampled_from([-2, -1, 0, 1, 2**31]),
+    "autoreset_mode": st.sampled_from(["next_step", "same_step", "disabled", "never", "", 1]),
+    "conventions": st.sampled_from(["envpool", "gymnasium", "dm_env", "bogus"]),
+    "render_mode": st.sampled_from([None, "rgb_array", "human", "bogus"]),
+    "render_width": st.one_of(st.none(), _ANY_INT),
+    "render_camera_id": _ANY_INT,
+    "render_env_id": _ANY_INT,
+    "per_env_options": st.sampled_from([None, [], [{}], [{"num_envs": 2}], "x", [1]]),
+}
+# Options whose values are loop counts (noop_max: no-op frames on every reset, frame_skip:
+# frames a step): accepted at any size, as in the references, so a pool with a huge one is made
+# and closed but not stepped.
+_LOOP_COUNTS = ("noop_max", "frame_skip", "episode_length")
+_MAKE_TASKS = [
+    "Counting-v0",
+    "CartPole-v1",
+    "Pendulum-v1",
+    "FrozenLake-v1",
+    "Blackjack-v1",
+    "Pong-v5",
+    "Ant-v5",
+    "LunarLander-v3",
+    "CartpoleSwingup-v1",
+]
+
+
+@settings(
+    _PROFILE_SETTINGS,
+    max_examples={"short": 60, "long": 3000}[PROFILE],
+)
+@given(data=st.data())
+def test_make_with_random_arguments(data):
+    """make() either builds a pool that steps, or raises TypeError, ValueError or (sizes past
+    the machine's memory) MemoryError; never a crash, a hang or another exception."""
+    task = data.draw(st.sampled_from(_MAKE_TASKS), label="task")
+    defaults = envfleet.make_spec(task).module.env_types()[envfleet.make_spec(task).env_type]
+    kwargs = {}
+    for name in data.draw(st.lists(st.sampled_from(sorted(_POOL_ARGUMENTS)), max_size=4)):
+        kwargs[name] = data.draw(_POOL_ARGUMENTS[name], label=name)
+    names = sorted(set(defaults) - {"assets_dir", "rom_dir", "xml_file"})
+    for name in data.draw(st.lists(st.sampled_from(names), max_size=3), label="options"):
+        kwargs[name] = data.draw(_ANY_VALUE, label=name)
+    if kwargs.get("render_mode") == "human":
+        kwargs["render_mode"] = "rgb_array"  # no display here: the window is not the point
+    try:
+        env = call(envfleet.make, task, **kwargs)
+    except (TypeError, ValueError, MemoryError):
+        return
+    try:
+        small = all(
+            abs(v) <= 1000 for k, v in kwargs.items() if k in _LOOP_COUNTS and isinstance(v, int)
+        )
+        if small and env.config.num_envs <= 64:
+            call(env.reset)
+            space = env.single_action_space  # the batch's is action_space under Gymnasium's
+            action = np.stack([space.sample() for _ in range(env.config.batch_size)])
+            try:
+                call(env.step, action, env.all_env_ids[: env.config.batch_size])
+            except ValueError as err:  # async pools: stepping envs still in flight
+                assert "flight" in str(err) or "wait forever" in str(err), err
+    finally:
+        call(env.close)
 
 
 @pytest.fixture(scope="module", autouse=True)
