@@ -51,6 +51,8 @@ import envfleet
 # family, derandomized, so that a run is reproducible and takes seconds. =long explores: random
 # seeds and hundreds of examples per family, more than 10^5 API calls in all (`-s` prints the
 # count). Neither keeps a Hypothesis database; a failure prints the example that reproduces it.
+# ENVFLEET_FUZZ_NO_SHRINK=1 reports a failure as found: shrinking a long sequence of calls can
+# take many minutes.
 PROFILE = os.environ.get("ENVFLEET_FUZZ_PROFILE", "short")
 if PROFILE not in ("short", "long"):
     raise ValueError(f"ENVFLEET_FUZZ_PROFILE must be 'short' or 'long', got {PROFILE!r}")
@@ -61,7 +63,7 @@ _COMMON = dict(
     database=None,
     print_blob=True,
     phases=[Phase.explicit, Phase.reuse, Phase.generate]
-    if os.environ.get("FUZZ_NO_SHRINK")
+    if os.environ.get("ENVFLEET_FUZZ_NO_SHRINK")
     else list(Phase),
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
