@@ -70,10 +70,11 @@ void RegisterFunctionEnv(EnvTypeMap& types, const std::string& name, const nb::d
   def->step = reinterpret_cast<FunctionEnvStep>(step);
   def->observe = reinterpret_cast<FunctionEnvObserve>(observe);
   std::shared_ptr<const FunctionEnvDef> shared = def;
-  types[name] = EnvType{def->defaults, [shared](const Config&) { return shared->spec; },
-                        [shared](const Config& config, uint64_t seed) -> std::unique_ptr<Env> {
-                          return std::make_unique<FunctionEnv>(shared, config, seed);
-                        }};
+  types[name] = MakeCheckedType(
+      def->defaults, [shared](const Config&) { return shared->spec; },
+      [shared](const Config& config, uint64_t seed) -> std::unique_ptr<Env> {
+        return std::make_unique<FunctionEnv>(shared, config, seed);
+      });
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "core/env.h"
+#include "core/memory.h"
 #include "core/pool.h"
 #include "core/spec.h"
 
@@ -25,14 +26,37 @@ struct EnvType {
 
 using EnvTypeMap = std::map<std::string, EnvType>;
 
+// `factory`, checking before each env that memory is left (cpp/core/memory.h): a pool too
+// big for the machine stops building with a MemoryError rather than meet the OOM killer.
+inline EnvFactory MemoryChecked(EnvFactory factory) {
+  return [factory = std::move(factory)](const Config& config, uint64_t seed) {
+    CheckMemoryLeft();
+    return factory(config, seed);
+  };
+}
+
+// The EnvType of `defaults`, `spec` and `factory`, with the checks every type gets: its spec's
+// shapes (CheckShapes) and the memory left before each env is built (MemoryChecked).
+inline EnvType MakeCheckedType(Config defaults, std::function<EnvSpec(const Config&)> spec,
+                               EnvFactory factory) {
+  return {std::move(defaults),
+          [spec = std::move(spec)](const Config& config) {
+            EnvSpec checked = spec(config);
+            CheckShapes(checked);
+            return checked;
+          },
+          MemoryChecked(std::move(factory))};
+}
+
 // An env class E provides: static Config DefaultConfig(); static EnvSpec Spec(const Config&);
 // and a constructor E(const Config&, uint64_t seed).
 template <typename E>
 EnvType MakeEnvType() {
-  return {E::DefaultConfig(), [](const Config& config) { return E::Spec(config); },
-          [](const Config& config, uint64_t seed) -> std::unique_ptr<Env> {
-            return std::make_unique<E>(config, seed);
-          }};
+  return MakeCheckedType(
+      E::DefaultConfig(), [](const Config& config) { return E::Spec(config); },
+      [](const Config& config, uint64_t seed) -> std::unique_ptr<Env> {
+        return std::make_unique<E>(config, seed);
+      });
 }
 
 }  // namespace envfleet

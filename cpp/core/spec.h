@@ -117,6 +117,45 @@ struct EnvSpec {
   friend bool operator==(const EnvSpec&, const EnvSpec&) = default;
 };
 
+// Throws std::invalid_argument unless every array of `spec` has a shape the pool can lay out
+// (no negative dimension, a size that fits in memory's address range) and bounds of one value
+// or one per element. A spec is computed from options (and, for MuJoCo, from the model a path
+// names), so a hostile option must not reach the pool's buffer arithmetic.
+inline void CheckShapes(const EnvSpec& spec) {
+  const auto check = [](const ArraySpec& key, const char* what) {
+    std::string shape = "(";
+    for (size_t d = 0; d < key.shape.size(); ++d) {
+      shape += (d ? ", " : "") + std::to_string(key.shape[d]);
+    }
+    shape += key.shape.size() == 1 ? ",)" : ")";
+    constexpr uint64_t kMaxBytes = uint64_t{1} << 48;  // far past any machine's memory
+    uint64_t bytes = ItemSize(key.dtype);
+    for (int64_t d : key.shape) {
+      if (d < 0) {
+        throw std::invalid_argument(std::string(what) + " '" + key.name + "' would have shape " +
+                                    shape + ": the options (or the model they name) do not " +
+                                    "fit this env");
+      }
+      if (d > 0 && bytes > kMaxBytes / static_cast<uint64_t>(d)) {
+        throw std::invalid_argument(std::string(what) + " '" + key.name + "' of shape " + shape +
+                                    " is too large");
+      }
+      bytes *= static_cast<uint64_t>(d);
+    }
+    const size_t n = key.NumElements();
+    for (const std::vector<double>* bound : {&key.low, &key.high}) {
+      if (bound->size() > 1 && bound->size() != n) {
+        throw std::invalid_argument(std::string(what) + " '" + key.name + "' has " +
+                                    std::to_string(bound->size()) + " bounds for " +
+                                    std::to_string(n) + " elements");
+      }
+    }
+  };
+  for (const ArraySpec& key : spec.obs) check(key, "observation");
+  for (const ArraySpec& key : spec.info) check(key, "info");
+  check(spec.action, "action");
+}
+
 // Environment options. Each env type publishes its defaults; Python may override any of them
 // by name with a value of the same kind, and unknown names are rejected before anything runs.
 using ConfigValue =

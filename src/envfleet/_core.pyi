@@ -69,3 +69,8 @@ def register_function_env(name: str, spec: dict, options: dict, option_order: Se
 
 def rng_function_addresses() -> dict:
     """Addresses of the C functions a function env draws random numbers with."""
+
+def memory_available() -> int:
+    """
+    Bytes this process can still allocate before memory runs out (the machine's MemAvailable, lowered to its memory cgroup's headroom), or -1 where unknown.
+    """

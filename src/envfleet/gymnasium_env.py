@@ -150,6 +150,13 @@ class GymnasiumEnvPool(PoolBase, gymnasium.Env):
             raise ValueError("options['reset_mask'] must contain at least one True value")
         if self.is_async:
             raise ValueError("options['reset_mask'] needs sync mode (batch_size == num_envs)")
+        if self._pool.pending:
+            # Their results would come back inside this reset's batch, where the mask hides
+            # them: their rewards and ends would be lost.
+            raise ValueError(
+                "options['reset_mask'] needs every env idle, but some have actions in flight "
+                "(send() without recv()): recv() their results first"
+            )
         return mask
 
     def _remember(self, obs: Any, env_ids: np.ndarray, full_in_order: bool) -> None:
@@ -191,12 +198,22 @@ class GymnasiumEnvPool(PoolBase, gymnasium.Env):
             if key == "players":  # EnvPool's {"env_id": ...}: every env's own id
                 full[key] = {"env_id": np.arange(self.num_envs, dtype=np.int32)}
                 continue
-            spread = np.zeros((self.num_envs, *value.shape[1:]), dtype=value.dtype)
-            spread[rows] = value
-            full[key] = spread
-            full[f"_{key}"] = mask.copy()
+            full[key] = self._spread(value, rows)
+            if not key.startswith("_"):  # SAME_STEP's _final_obs is already a mask
+                full[f"_{key}"] = mask.copy()
         full["env_id"] = np.arange(self.num_envs, dtype=np.int32)
         return full
+
+    def _spread(self, value: Any, rows: np.ndarray) -> Any:
+        """``value``'s rows at ``rows`` of num_envs zero rows; SAME_STEP's ``final_obs`` and
+        ``final_info`` hold tuples or dicts of arrays, spread one by one."""
+        if isinstance(value, dict):
+            return {k: self._spread(v, rows) for k, v in value.items()}
+        if isinstance(value, tuple):
+            return tuple(self._spread(v, rows) for v in value)
+        spread = np.zeros((self.num_envs, *value.shape[1:]), dtype=value.dtype)
+        spread[rows] = value
+        return spread
 
     def close(self, **kwargs: Any) -> None:
         """Stops the worker threads and frees the envs; a second call does nothing."""

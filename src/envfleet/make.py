@@ -52,13 +52,19 @@ def make(task_id: str, env_type: str = "gymnasium", **kwargs: Any):
     if legacy_api and conventions is not Conventions.ENVPOOL:
         raise ValueError("legacy_api=True follows EnvPool's conventions only")
     spec = make_spec(task_id, **kwargs)
-    if env_type == "dm":
-        return DmEnvPool(spec)
-    if legacy_api:
-        return GymEnvPool(spec)
-    if spec.config.batch_size < spec.config.num_envs:
-        return GymnasiumEnvPool(spec)  # async: not a VectorEnv (see gymnasium_env.py)
-    return GymnasiumVectorEnvPool(spec)
+    try:
+        if env_type == "dm":
+            return DmEnvPool(spec)
+        if legacy_api:
+            return GymEnvPool(spec)
+        if spec.config.batch_size < spec.config.num_envs:
+            return GymnasiumEnvPool(spec)  # async: not a VectorEnv (see gymnasium_env.py)
+        return GymnasiumVectorEnvPool(spec)
+    except (MemoryError, RuntimeError, ValueError) as exc:
+        if type(exc) not in (MemoryError, RuntimeError, ValueError):
+            raise
+        # Building the envs failed (an engine's error, memory running out): say for which task.
+        raise type(exc)(f"{task_id} (num_envs={spec.config.num_envs}): {exc}") from exc
 
 
 def make_gymnasium(task_id: str, **kwargs: Any) -> GymnasiumEnvPool:

@@ -18,6 +18,7 @@ import ctypes
 import difflib
 import importlib
 import importlib.util
+import math
 import numbers
 import os
 import sys
@@ -53,6 +54,12 @@ _NOT_PER_ENV = (*POOL_OPTIONS, "per_env_options", "legacy_api", "env_type")
 RENDER_MODES = (None, "rgb_array", "human")
 RENDER_ENV_OPTIONS = ("render_width", "render_height", "render_camera_id")
 _MAX_SEED = 2**63 - 1
+# The core numbers envs with int32 ids.
+_MAX_NUM_ENVS = 2**31 - 1
+# What a pool keeps per env besides its output rows and actions, at the least: its seed (a
+# Python int and two list entries, a C++ copy), its record, queue entry and id slots. The
+# env's own state comes on top, and is checked while the envs are built (cpp/core/memory.h).
+_POOL_BYTES_PER_ENV = 128
 
 
 @dataclass(frozen=True)
@@ -227,6 +234,7 @@ def make_spec(task_id: str, per_env_options: Any = None, **kwargs: Any) -> EnvSp
         task_id, defaults, per_env_options, pool_kwargs.get("num_envs", 1)
     )
     spec_dict = _shared_spec(reg, module, env_options, own_options)
+    _check_pool_memory(reg.task_id, spec_dict, pool_kwargs)
     config = _pool_config(
         reg,
         env_options,
@@ -237,15 +245,58 @@ def make_spec(task_id: str, per_env_options: Any = None, **kwargs: Any) -> EnvSp
     return EnvSpec(config, reg.env_type, spec_dict, module)
 
 
+def _check_pool_memory(task_id: str, spec: dict, pool_kwargs: dict[str, Any]) -> None:
+    """Raises MemoryError, before anything is allocated, when the pool's own buffers alone
+    (its output blocks and per-env bookkeeping) need more memory than the machine has left:
+    Linux would grant the allocation and its OOM killer end the process once the pages are
+    touched (cpp/core/memory.h). Only the count and kind of arguments it reads are checked
+    here; _pool_config checks them fully."""
+    num_envs = _int_arg("num_envs", pool_kwargs.get("num_envs", 1), 1, _MAX_NUM_ENVS)
+    batch_size = pool_kwargs.get("batch_size")
+    if not isinstance(batch_size, numbers.Integral) or not 1 <= batch_size <= num_envs:
+        batch_size = num_envs
+    env_bytes = sum(_array_bytes(d) for d in spec["obs"] + spec["info"])
+    if str(pool_kwargs.get("autoreset_mode", "")).lower().endswith("same_step"):
+        env_bytes *= 2  # final_obs and final_info
+    # reward (float64), terminated, truncated (bool), env_id, elapsed_step (int32)
+    row_bytes = 8 + 1 + 1 + 4 + 4 + env_bytes
+    action_bytes = _array_bytes(spec["action"])
+    # The pool's ring holds ceil(num_envs / batch_size) + 2 blocks of batch_size rows.
+    blocks = -(-num_envs // int(batch_size)) + 2
+    needed = blocks * int(batch_size) * row_bytes + num_envs * (
+        _POOL_BYTES_PER_ENV + 2 * action_bytes
+    )
+    available = _core_module().memory_available()
+    if 0 <= available < needed:
+        raise MemoryError(
+            f"{task_id}: num_envs={num_envs} needs at least {_gib(needed)} of memory for the "
+            f"pool's output blocks and bookkeeping alone (each env's own state comes on top), "
+            f"but only {_gib(available)} is available: make fewer envs"
+        )
+
+
+def _array_bytes(core_array: dict) -> int:
+    """Bytes of one env's array of the core's spec (ArrayInfo would build its bounds)."""
+    return np.dtype(core_array["dtype"]).itemsize * math.prod(core_array["shape"])
+
+
+def _gib(size: int) -> str:
+    return f"{size / 2**30:,.1f} GiB" if size >= 2**30 else f"{size / 2**20:,.1f} MiB"
+
+
+def _core_module():
+    return importlib.import_module("envfleet._core")
+
+
 def _per_env_options(
     task_id: str, defaults: dict, per_env_options: Any, num_envs: Any
 ) -> list[dict[str, Any]]:
-    """Each env's own options (``per_env_options``), checked and converted: [{}] * num_envs
-    when there are none. A value is always one env's value, whatever its kind (a list-valued
+    """Each env's own options (``per_env_options``), checked and converted: [{}] (one set,
+    shared) when there are none. A value is always one env's value, whatever its kind (a list-valued
     option takes its list here as it does as a keyword), so nothing is guessed."""
-    num_envs = _int_arg("num_envs", num_envs, 1)
+    num_envs = _int_arg("num_envs", num_envs, 1, _MAX_NUM_ENVS)
     if per_env_options is None:
-        return [{}] * num_envs
+        return [{}]  # every env takes the common options (no list of num_envs entries)
     if isinstance(per_env_options, str | bytes | Mapping) or not isinstance(
         per_env_options, Sequence
     ):
@@ -321,13 +372,15 @@ def _shared_spec(
 
 
 def _env_spec(reg: Registration, module: Any, options: dict[str, Any], env: int | None) -> dict:
-    """The core's spec for ``options``; its errors name the env whose own options they are."""
-    if env is None:
-        return module.env_spec(reg.env_type, options)
+    """The core's spec for ``options``; its errors name the task, and the env whose own
+    options they are."""
     try:
         return module.env_spec(reg.env_type, options)
     except (TypeError, ValueError) as exc:
-        raise type(exc)(f"per_env_options[{env}]: {exc}") from None
+        if type(exc) not in (TypeError, ValueError):  # a subclass may take other arguments
+            raise
+        where = reg.task_id if env is None else f"{reg.task_id}: per_env_options[{env}]"
+        raise type(exc)(f"{where}: {exc}") from None
 
 
 def _layout(spec: dict | None) -> dict | None:
@@ -419,11 +472,16 @@ def _coerce(name: str, value: Any, kind: str) -> Any:
     if kind == "int":
         if is_bool(value) or not isinstance(value, numbers.Integral):
             fail("an int")
+        if not -(2**63) <= int(value) < 2**63:  # the core's options are int64
+            raise ValueError(f"option {name!r} must fit in an int64, got {value!r}")
         return int(value)
     if kind == "float":
         if is_bool(value) or not isinstance(value, numbers.Real):
             fail("a number")
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:  # an int past float's range
+            raise ValueError(f"option {name!r} is out of a float's range, got {value!r}") from None
     if kind == "str":
         if value is None:  # Gymnasium's None ("not given") is the empty string in the core
             return ""
@@ -437,7 +495,10 @@ def _coerce(name: str, value: Any, kind: str) -> Any:
     if kind == "list[float]":
         if any(is_bool(v) or not isinstance(v, numbers.Real) for v in value):
             fail("a sequence of numbers")
-        return [float(v) for v in value]
+        try:
+            return [float(v) for v in value]
+        except OverflowError:
+            raise ValueError(f"option {name!r} holds a number out of a float's range") from None
     rows = []  # list[str]: rows of a map, given as str, bytes or sequences of characters
     for row in value:
         if isinstance(row, bytes | bytearray | np.bytes_):
@@ -496,7 +557,7 @@ def _pool_config(
     gym_reset_return_info: bool = True,
     per_env_options: tuple[dict[str, Any], ...] = (),
 ) -> PoolConfig:
-    num_envs = _int_arg("num_envs", num_envs, 1)
+    num_envs = _int_arg("num_envs", num_envs, 1, _MAX_NUM_ENVS)
     if batch_size is None:
         batch_size = num_envs
     batch_size = _int_arg("batch_size", batch_size, 1)

@@ -190,8 +190,8 @@ class ArrayInfo:
     def from_core(cls, d: dict) -> ArrayInfo:
         dtype = np.dtype(_NUMPY_DTYPES[d["dtype"]])
         shape = tuple(d["shape"])
-        low = _bound(d["low"], shape, dtype, low=True)
-        high = _bound(d["high"], shape, dtype, low=False)
+        low = _bound(d["low"], shape, dtype, low=True, discrete=bool(d["discrete"]))
+        high = _bound(d["high"], shape, dtype, low=False, discrete=bool(d["discrete"]))
         return cls(d["name"], dtype, shape, low, high, bool(d["discrete"]))
 
     def space(self) -> spaces.Space:
@@ -254,23 +254,34 @@ def _uniform(bound: np.ndarray) -> Any:
     return bound
 
 
-def _bound(values: list[float], shape: tuple[int, ...], dtype: np.dtype, low: bool) -> np.ndarray:
+def _bound(
+    values: list[float], shape: tuple[int, ...], dtype: np.dtype, low: bool, discrete: bool
+) -> np.ndarray:
+    """One bound of an array, at its full shape. Integer bounds are int64, except those of an
+    image-like (not discrete) array whose bounds fit its own dtype, which stay in that dtype:
+    a large frame (from_pixels at 16384x16384) would otherwise take 8 bytes per pixel here."""
+    integer = np.issubdtype(dtype, np.integer)
     if not values:
-        if np.issubdtype(dtype, np.integer):
+        if integer:
             info = np.iinfo(dtype)
             value = info.min if low else info.max
         elif dtype == np.bool_:
             value = 0 if low else 1
         else:
             value = -np.inf if low else np.inf
-        return np.full(shape, value, dtype=dtype if dtype != np.bool_ else np.int8)
+        values = [value]
     array = np.asarray(values, dtype=np.float64)
-    if array.size == 1:
-        array = np.full(shape, array[0])
-    array = array.reshape(shape)
-    if np.issubdtype(dtype, np.integer):
-        return array.astype(np.int64)
-    return array.astype(dtype) if dtype != np.bool_ else array
+    if integer:
+        # Float bounds past int64 saturate (2**63 itself, int64's max as a float, does not fit).
+        array = np.clip(array, -(2.0**63), np.nextafter(2.0**63, 0))
+        own = np.iinfo(dtype)
+        fits = not discrete and bool(np.all((array >= own.min) & (array <= own.max)))
+        target = dtype if fits else np.dtype(np.int64)
+    else:
+        target = np.dtype(np.int8) if dtype == np.bool_ else dtype
+    if array.size == 1:  # uniform: no full-shape float64 temporary
+        return np.full(shape, array.reshape(-1)[0], dtype=target)
+    return array.reshape(shape).astype(target)
 
 
 @dataclass(frozen=True)

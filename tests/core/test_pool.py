@@ -455,6 +455,34 @@ def test_reset_mask_info_rows_align_with_obs(stepped_counting):
         )
 
 
+def test_reset_mask_with_same_step_autoreset_spreads_final_obs_and_info(counting):
+    # SAME_STEP infos hold final_obs (an array, or a tuple/dict of them) and final_info (a
+    # dict): reset_mask spreads each of their arrays over num_envs rows (found by the fuzz).
+    env = counting(num_envs=3, episode_length=10, autoreset_mode="same_step")
+    env.reset()
+    mask = np.array([False, True, False])
+    obs, info = env.reset(options={"reset_mask": mask})
+    assert obs.shape == (3, 2)
+    assert info["final_obs"].shape == (3, 2)
+    assert isinstance(info["final_info"], dict)
+    # No episode ended in a reset: no row holds a final observation.
+    assert info["_final_obs"].tolist() == [False] * 3
+    assert "__final_obs" not in info
+
+
+def test_reset_mask_refuses_while_steps_are_in_flight(counting):
+    # A step in flight would come back inside the reset's batch, where the mask hides its
+    # reward and flags; the reset is refused before anything runs, and the pool goes on.
+    env = counting(num_envs=4, episode_length=10)
+    env.reset()
+    env.send(np.array([1, 2]), env_id=[0, 1])
+    with pytest.raises(ValueError, match="in flight"):
+        env.reset(options={"reset_mask": np.array([False, False, True, True])})
+    env.send(np.array([3, 4]), env_id=[2, 3])
+    obs, rew, *_ = env.recv()
+    assert sorted(rew.tolist()) == [1.0, 2.0, 3.0, 4.0]
+
+
 # ---------------------------------------------------------------------------------------------
 # Zero-copy safety
 # ---------------------------------------------------------------------------------------------

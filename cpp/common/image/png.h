@@ -27,6 +27,8 @@
 #include <string>
 #include <vector>
 
+#include "common/files.h"
+
 namespace envfleet::image {
 
 // width x height pixels of 4 bytes (R, G, B, A), rows top first, no padding.
@@ -155,12 +157,18 @@ constexpr uint16_t kDistBase[30] = {1,    2,    3,    4,    5,    7,    9,    13
 constexpr uint8_t kDistExtra[30] = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
                                     6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
 
+// Output past `limit` bytes fails: a few megabytes of DEFLATE data can encode gigabytes.
+inline void CheckRoom(const std::vector<uint8_t>& out, size_t more, size_t limit) {
+  if (more > limit - out.size()) Fail("decompressed data is longer than expected");
+}
+
 // The symbols of one compressed block, up to the end-of-block code 256.
 inline void InflateCodes(BitReader& in, const Huffman& lit, const Huffman& dist,
-                         std::vector<uint8_t>& out) {
+                         std::vector<uint8_t>& out, size_t limit) {
   while (true) {
     const int symbol = lit.Decode(in);
     if (symbol < 256) {
+      CheckRoom(out, 1, limit);
       out.push_back(static_cast<uint8_t>(symbol));
       continue;
     }
@@ -172,21 +180,23 @@ inline void InflateCodes(BitReader& in, const Huffman& lit, const Huffman& dist,
     if (d >= 30) Fail("invalid distance code");
     const size_t distance = kDistBase[d] + in.Bits(kDistExtra[d]);
     if (distance > out.size()) Fail("distance too far back");
+    CheckRoom(out, length, limit);
     // Byte by byte: a match may overlap the bytes it produces (distance < length).
     size_t from = out.size() - distance;
     for (size_t i = 0; i < length; ++i) out.push_back(out[from++]);
   }
 }
 
-inline void InflateStored(BitReader& in, std::vector<uint8_t>& out) {
+inline void InflateStored(BitReader& in, std::vector<uint8_t>& out, size_t limit) {
   in.AlignToByte();
   const uint32_t len = in.Byte() | (static_cast<uint32_t>(in.Byte()) << 8);
   const uint32_t nlen = in.Byte() | (static_cast<uint32_t>(in.Byte()) << 8);
   if ((len ^ 0xffffu) != nlen) Fail("stored block length does not match its complement");
+  CheckRoom(out, len, limit);
   for (uint32_t i = 0; i < len; ++i) out.push_back(in.Byte());
 }
 
-inline void InflateFixed(BitReader& in, std::vector<uint8_t>& out) {
+inline void InflateFixed(BitReader& in, std::vector<uint8_t>& out, size_t limit) {
   // RFC 1951 3.2.6: literal/length codes of 8, 9, 7 and 8 bits; distance codes of 5 bits.
   static const Huffman kLit = [] {
     uint8_t lengths[288];
@@ -198,10 +208,10 @@ inline void InflateFixed(BitReader& in, std::vector<uint8_t>& out) {
     for (uint8_t& l : lengths) l = 5;
     return Huffman(lengths, 30);
   }();
-  InflateCodes(in, kLit, kDist, out);
+  InflateCodes(in, kLit, kDist, out, limit);
 }
 
-inline void InflateDynamic(BitReader& in, std::vector<uint8_t>& out) {
+inline void InflateDynamic(BitReader& in, std::vector<uint8_t>& out, size_t limit) {
   const int num_lit = static_cast<int>(in.Bits(5)) + 257;
   const int num_dist = static_cast<int>(in.Bits(5)) + 1;
   const int num_code = static_cast<int>(in.Bits(4)) + 4;
@@ -237,7 +247,7 @@ inline void InflateDynamic(BitReader& in, std::vector<uint8_t>& out) {
   if (lengths[256] == 0) Fail("no end-of-block code");
   const Huffman lit(lengths, num_lit);
   const Huffman dist(lengths + num_lit, num_dist);
-  InflateCodes(in, lit, dist, out);
+  InflateCodes(in, lit, dist, out, limit);
 }
 
 inline uint32_t ReadBigEndian32(const uint8_t* p) {
@@ -280,9 +290,11 @@ inline int Paeth(int a, int b, int c) {
 
 }  // namespace png_internal
 
-// Raw DEFLATE data -> the bytes it encodes. `consumed`, if given, receives the number of input
-// bytes the blocks used (up to the byte boundary after the last block).
-inline std::vector<uint8_t> Inflate(const uint8_t* data, size_t size, size_t* consumed = nullptr) {
+// Raw DEFLATE data -> the bytes it encodes, which must be at most `limit`. `consumed`, if given,
+// receives the number of input bytes the blocks used (up to the byte boundary after the last
+// block).
+inline std::vector<uint8_t> Inflate(const uint8_t* data, size_t size, size_t* consumed = nullptr,
+                                    size_t limit = SIZE_MAX) {
   using namespace png_internal;
   BitReader in(data, size);
   std::vector<uint8_t> out;
@@ -291,11 +303,11 @@ inline std::vector<uint8_t> Inflate(const uint8_t* data, size_t size, size_t* co
     last = in.Bit() != 0;
     const uint32_t type = in.Bits(2);
     if (type == 0) {
-      InflateStored(in, out);
+      InflateStored(in, out, limit);
     } else if (type == 1) {
-      InflateFixed(in, out);
+      InflateFixed(in, out, limit);
     } else if (type == 2) {
-      InflateDynamic(in, out);
+      InflateDynamic(in, out, limit);
     } else {
       Fail("invalid block type 3");
     }
@@ -305,8 +317,10 @@ inline std::vector<uint8_t> Inflate(const uint8_t* data, size_t size, size_t* co
   return out;
 }
 
-// A zlib stream: CMF/FLG header (deflate, no preset dictionary), DEFLATE data, Adler-32.
-inline std::vector<uint8_t> ZlibDecompress(const uint8_t* data, size_t size) {
+// A zlib stream: CMF/FLG header (deflate, no preset dictionary), DEFLATE data, Adler-32; at
+// most `limit` bytes of it.
+inline std::vector<uint8_t> ZlibDecompress(const uint8_t* data, size_t size,
+                                           size_t limit = SIZE_MAX) {
   using namespace png_internal;
   if (size < 6) Fail("zlib stream too short");
   const int cmf = data[0], flg = data[1];
@@ -314,13 +328,17 @@ inline std::vector<uint8_t> ZlibDecompress(const uint8_t* data, size_t size) {
   if ((cmf * 256 + flg) % 31 != 0) Fail("bad zlib header check bits");
   if (flg & 0x20) Fail("zlib preset dictionaries are not supported");
   size_t consumed = 0;
-  std::vector<uint8_t> out = Inflate(data + 2, size - 2, &consumed);
+  std::vector<uint8_t> out = Inflate(data + 2, size - 2, &consumed, limit);
   if (2 + consumed + 4 > size) Fail("zlib stream has no Adler-32 checksum");
   if (ReadBigEndian32(data + 2 + consumed) != Adler32(out.data(), out.size())) {
     Fail("Adler-32 checksum mismatch");
   }
   return out;
 }
+
+// The most decoded bytes (filter bytes included) a PNG may have: 2**28, about an 8192x8192 RGBA
+// image.
+constexpr size_t kMaxPngDataBytes = size_t{1} << 28;
 
 inline Image DecodePng(const uint8_t* data, size_t size) {
   using namespace png_internal;
@@ -337,10 +355,19 @@ inline Image DecodePng(const uint8_t* data, size_t size) {
     if (length > size - pos - 12) Fail("truncated chunk");
     const uint8_t* type = data + pos + 4;
     const uint8_t* body = type + 4;
-    if (Crc32(type, length + 4) != ReadBigEndian32(body + length)) {
-      Fail("CRC mismatch in chunk " + std::string(reinterpret_cast<const char*>(type), 4));
+    // The chunk's name as text: its bytes if printable ASCII, as they are in valid files.
+    std::string name;
+    for (int i = 0; i < 4; ++i) {
+      const uint8_t c = type[i];
+      if (c >= 0x20 && c < 0x7f) {
+        name += static_cast<char>(c);
+      } else {
+        name += {'\\', 'x', "0123456789abcdef"[c >> 4], "0123456789abcdef"[c & 15]};
+      }
     }
-    const std::string name(reinterpret_cast<const char*>(type), 4);
+    if (Crc32(type, length + 4) != ReadBigEndian32(body + length)) {
+      Fail("CRC mismatch in chunk " + name);
+    }
     if (color_type < 0 && name != "IHDR") Fail("the first chunk is not IHDR");
     if (name == "IHDR") {
       if (length != 13) Fail("bad IHDR length");
@@ -371,8 +398,11 @@ inline Image DecodePng(const uint8_t* data, size_t size) {
 
   const int channels = color_type == 0 ? 1 : color_type == 2 ? 3 : color_type == 4 ? 2 : 4;
   const size_t stride = static_cast<size_t>(width) * channels;
-  const std::vector<uint8_t> raw = ZlibDecompress(idat.data(), idat.size());
-  if (raw.size() < (stride + 1) * height) Fail("image data too short");
+  // Sprites are small; the header alone must not make the decoder allocate gigabytes.
+  const size_t expected = (stride + 1) * height;
+  if (expected > kMaxPngDataBytes) Fail("image too large");
+  const std::vector<uint8_t> raw = ZlibDecompress(idat.data(), idat.size(), expected);
+  if (raw.size() < expected) Fail("image data too short");
 
   // Unfilter (PNG 9.2): each row is a filter byte and the row's bytes, predicted from the
   // byte one pixel to the left (a), the byte above (b) and the one above-left (c).
@@ -435,7 +465,11 @@ inline Image DecodePng(const uint8_t* data, size_t size) {
   return image;
 }
 
+// Images are sprites: far smaller than this. A file past it is not one (and is not read whole).
+constexpr uintmax_t kMaxPngBytes = 64 << 20;
+
 inline Image ReadPng(const std::string& path) {
+  files::CheckFile("image", path, kMaxPngBytes);  // a FIFO or a device would never end
   std::ifstream file(path, std::ios::binary);
   if (!file) throw std::runtime_error("cannot open image " + path);
   const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)),

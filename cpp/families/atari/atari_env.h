@@ -79,6 +79,7 @@
 #include "ale/common/Log.hpp"
 #include "ale/emucore/MD5.hxx"
 #include "ale/games/Roms.hpp"
+#include "common/files.h"
 #include "common/numpy/random.h"
 #include "core/env.h"
 #include "core/spec.h"
@@ -102,10 +103,16 @@ inline void QuietAle() {
   (void)quiet;
 }
 
+// ALE reads at most this much of a ROM file (MAX_ROM_SIZE in its OSystem.cxx); 2600 cartridges
+// hold 64 KiB at most.
+constexpr uintmax_t kMaxRomBytes = 512 * 1024;
+
+// The ROM file of `game` in rom_dir, checked to be a regular file of ROM size (a FIFO or a
+// device there would block or never end the reads below).
 inline std::string RomPath(const Config& config) {
   const std::string& dir = config.Get<std::string>("rom_dir");
   const std::string& game = config.Get<std::string>("game");
-  if (game.empty() || game.find('/') != std::string::npos) {
+  if (game.empty() || game.find('/') != std::string::npos || game == "." || game == "..") {
     throw std::invalid_argument("game must be a ROM id such as 'pong', got '" + game + "'");
   }
   if (dir.empty()) {
@@ -113,7 +120,15 @@ inline std::string RomPath(const Config& config) {
         "rom_dir is empty: the Atari ROMs come from the ale-py==0.12.1 package "
         "(pip install ale-py==0.12.1)");
   }
-  return dir + "/" + game + ".bin";
+  files::CheckFolder("rom_dir", dir);
+  const std::string path = dir + "/" + game + ".bin";
+  try {
+    files::CheckFile("the ROM", path, kMaxRomBytes);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string(e.what()) + " (game '" + game +
+                                "'; the ROMs come from the ale-py==0.12.1 package)");
+  }
+  return path;
 }
 
 // What the ROM's ALE game wrapper says, read without starting an emulator. Also checks that
@@ -126,11 +141,8 @@ struct RomInfo {
 };
 
 inline RomInfo ReadRomInfo(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    throw std::invalid_argument("Atari ROM not found: " + path +
-                                " (the ROMs come from the ale-py==0.12.1 package)");
-  }
+  std::ifstream file(path, std::ios::binary);  // RomPath checked it
+  if (!file) throw std::invalid_argument("Atari ROM cannot be opened: " + path);
   std::vector<uint8_t> rom((std::istreambuf_iterator<char>(file)),
                            std::istreambuf_iterator<char>());
   const std::string md5 = ale::stella::MD5(rom.data(), static_cast<uint32_t>(rom.size()));

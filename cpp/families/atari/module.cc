@@ -3,6 +3,7 @@
 #include <nanobind/nanobind.h>
 
 #include "bind/env_module.h"
+#include "bind/error_text.h"
 #include "families/atari/atari_env.h"
 
 namespace {
@@ -15,4 +16,5 @@ NB_MODULE(_atari, m) {
   static envfleet::EnvTypeMap types = {
       {"Atari", envfleet::MakeEnvType<envfleet::atari::AtariEnv>()}};
   envfleet::bind::BindEnvModule<AtariModule>(m, types);
+  envfleet::bind::RegisterErrorTextTranslator();
 }

@@ -6,6 +6,7 @@
 #include <nanobind/nanobind.h>
 
 #include "bind/env_module.h"
+#include "bind/error_text.h"
 #include "core/registry.h"
 // env headers (one line each):
 #include "families/box2d/bipedal_walker.h"
@@ -34,4 +35,5 @@ NB_MODULE(_box2d, m) {
   m.doc() = "envfleet's Box2D family: Gymnasium's Box2D tasks stepped by the pool.";
   static envfleet::EnvTypeMap types = envfleet::Box2dTypes();
   envfleet::bind::BindEnvModule<envfleet::Box2dModule>(m, types);
+  envfleet::bind::RegisterErrorTextTranslator();
 }

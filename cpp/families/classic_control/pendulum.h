@@ -21,6 +21,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/files.h"
 #include "common/image/sprite_cache.h"
 #include "common/image/surface.h"
 #include "common/numpy/math.h"
@@ -44,6 +45,7 @@ class PendulumEnv : public Env {
 
   static EnvSpec Spec(const Config& config) {
     CheckedVersion(config);
+    files::CheckFolderIfGiven("assets_dir", config.Get<std::string>("assets_dir"));
     // high = np.array([1.0, 1.0, self.max_speed], dtype=np.float32)
     const double speed = static_cast<float>(kMaxSpeed);
     EnvSpec spec;

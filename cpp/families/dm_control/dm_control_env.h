@@ -50,6 +50,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/files.h"
 #include "common/mujoco/handlers.h"
 #include "common/mujoco/pixels.h"
 #include "common/mujoco/render.h"
@@ -72,13 +73,17 @@ class PhysicsError : public std::runtime_error {
 
 // The path of one XML file of the suite folder (the `assets_dir` option, which the
 // registration sets to the installed dm_control/suite; its includes, common/*.xml, resolve from
-// there as dm_control's own asset dict resolves them).
+// there as dm_control's own asset dict resolves them), checked to be a regular file
+// (cpp/common/files.h says why).
 inline std::string SuiteModelPath(const Config& config, const std::string& xml_file) {
   const std::string& dir = config.Get<std::string>("assets_dir");
   if (dir.empty()) {
     throw std::invalid_argument("assets_dir is empty: it must name dm_control's suite folder");
   }
-  return dir + "/" + xml_file;
+  files::CheckFolder("assets_dir", dir);
+  const std::string path = dir + "/" + xml_file;
+  files::CheckFile("the suite model", path);
+  return path;
 }
 
 // An owned model, deleted with mj_deleteModel.

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "bind/env_module.h"
+#include "bind/error_text.h"
 #include "common/mujoco/pixels.h"
 #include "core/registry.h"
 #include "families/dm_control/acrobot.h"
@@ -37,18 +38,19 @@ namespace {
 // observation "pixels" replaces the task's entries.
 template <typename E>
 EnvType MakeDmControlType() {
-  return {E::DefaultConfig(),
-          [](const Config& config) {
-            EnvSpec spec = E::Spec(config);
-            if (config.Get<bool>("from_pixels")) spec = mujoco::PixelSpec(std::move(spec), config);
-            return spec;
-          },
-          [](const Config& config, uint64_t seed) -> std::unique_ptr<Env> {
-            if (config.Get<bool>("from_pixels")) {
-              return std::make_unique<mujoco::PixelEnv<E>>(config, seed);
-            }
-            return std::make_unique<E>(config, seed);
-          }};
+  return MakeCheckedType(
+      E::DefaultConfig(),
+      [](const Config& config) {
+        EnvSpec spec = E::Spec(config);
+        if (config.Get<bool>("from_pixels")) spec = mujoco::PixelSpec(std::move(spec), config);
+        return spec;
+      },
+      [](const Config& config, uint64_t seed) -> std::unique_ptr<Env> {
+        if (config.Get<bool>("from_pixels")) {
+          return std::make_unique<mujoco::PixelEnv<E>>(config, seed);
+        }
+        return std::make_unique<E>(config, seed);
+      });
 }
 
 EnvTypeMap DmControlTypes() {
@@ -86,4 +88,5 @@ NB_MODULE(_dm_control, m) {
   envfleet::InstallMujocoHandlers();
   static envfleet::EnvTypeMap types = envfleet::DmControlTypes();
   envfleet::bind::BindEnvModule<envfleet::DmControlModule>(m, types);
+  envfleet::bind::RegisterErrorTextTranslator();
 }

@@ -5,6 +5,9 @@
 // Action: Discrete(10); the reward is the action, so a test can see which action reached
 // which env. The episode terminates after `episode_length` steps. With `continue_episodes`,
 // the autoreset after a termination continues the ended episode's clock (see 7).
+// Injected faults, for the tests of error handling: `fail_at_step` n makes the n-th step of
+// every episode throw, `fail_at_reset` n makes the n-th call of Reset throw (once),
+// `fail_render` makes Render throw.
 // Frames (render_mode="rgb_array"; see 9): every pixel is (steps, episodes, camera_id + 1),
 // so tests can see which env and which camera a frame came from.
 #ifndef ENVFLEET_FAMILIES_EXAMPLE_COUNTING_H_
@@ -26,6 +29,7 @@ class CountingEnv : public Env {
   static Config DefaultConfig() {
     return {{"episode_length", int64_t{5}},
             {"fail_at_step", int64_t{-1}},
+            {"fail_at_reset", int64_t{-1}},
             {"continue_episodes", false},
             {"fail_render", false}};
   }
@@ -53,13 +57,18 @@ class CountingEnv : public Env {
       : Env(seed),
         episode_length_(config.Get<int64_t>("episode_length")),
         fail_at_step_(config.Get<int64_t>("fail_at_step")),
+        fail_at_reset_(config.Get<int64_t>("fail_at_reset")),
         continue_episodes_(config.Get<bool>("continue_episodes")),
         fail_render_(config.Get<bool>("fail_render")) {}
 
   // 4. Reset starts an episode. The pool calls it for the first step, for reset(), and for
   //    the step after an episode ended (NEXT_STEP autoreset; after a termination, through
-  //    ResetAfterTermination, 7).
+  //    ResetAfterTermination, 7). A C++ exception thrown here reaches Python as one thrown
+  //    by Step does (5); the env stays as it was, and its next step tries the reset again.
   void Reset() override {
+    if (++reset_calls_ == fail_at_reset_) {
+      throw std::runtime_error("failing at reset " + std::to_string(reset_calls_));
+    }
     steps_ = 0;
     ++episodes_;
   }
@@ -117,10 +126,12 @@ class CountingEnv : public Env {
  private:
   int64_t episode_length_;
   int64_t fail_at_step_;
+  int64_t fail_at_reset_;
   bool continue_episodes_;
   bool fail_render_;
   int64_t steps_ = 0;
   int64_t episodes_ = 0;
+  int64_t reset_calls_ = 0;  // every call of Reset, failed ones included; never re-seeded
 };
 
 }  // namespace envfleet::example

@@ -70,6 +70,7 @@ class AntEnv : public LocomotionEnv {
   }
   static EnvSpec Spec(const Config& config, int version) {
     const ModelInfo model = ProbeModel(config);
+    RequireModel(model, "Ant", 3, 0, 1);  // qpos[2], the torso's height
     int64_t size = model.nq + model.nv - ExcludedQpos(config, 2);
     if (version == 3) {
       size += 6 * model.nbody;

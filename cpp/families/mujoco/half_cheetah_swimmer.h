@@ -39,6 +39,7 @@ class ForwardProgressEnv : public LocomotionEnv {
   }
   static EnvSpec Spec(const Config& config, int version) {
     const ModelInfo model = ProbeModel(config);
+    RequireModel(model, kSwimmer ? "Swimmer" : "HalfCheetah", kPositionSize, 0);  // x (and y)
     return TaskSpec(model, model.nq + model.nv - ExcludedQpos(config, kPositionSize),
                     Info(version));
   }

@@ -50,6 +50,7 @@ class PlanarWalkerEnv : public LocomotionEnv {
   }
   static EnvSpec Spec(const Config& config, int version) {
     const ModelInfo model = ProbeModel(config);
+    RequireModel(model, "Hopper and Walker2d", 3, 0);  // qpos[0:3]: x, z, angle
     return TaskSpec(model, model.nq + model.nv - ExcludedQpos(config, 1), Info(version));
   }
 

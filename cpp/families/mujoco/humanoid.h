@@ -122,6 +122,7 @@ class HumanoidEnvT : public LocomotionEnv {
   static EnvSpec Spec(const Config& config, int version) {
     const ModelInfo model = ProbeModel(config);
     const Layout l = ObsLayout(config, version);
+    RequireModel(model, "Humanoid", 3, l.first_dof, l.first_body);  // qpos[2]: the height
     const int64_t bodies = model.nbody - l.first_body;
     int64_t size = model.nq + model.nv - ExcludedQpos(config, 2);
     size += (l.cinert ? 10 * bodies : 0) + (l.cvel ? 6 * bodies : 0);

@@ -35,6 +35,7 @@ class InvertedPendulumEnv : public MujocoEnv {
   }
   static EnvSpec Spec(const Config& config, int version) {
     const ModelInfo model = ProbeModel(config);
+    RequireModel(model, "InvertedPendulum", 2, 0);  // qpos[1], the pole's angle
     return TaskSpec(model, model.nq + model.nv, Info(version));
   }
 
@@ -81,6 +82,7 @@ class InvertedDoublePendulumEnv : public MujocoEnv {
   }
   static EnvSpec Spec(const Config& config, int version) {
     const ModelInfo model = ProbeModel(config);
+    RequireModel(model, "InvertedDoublePendulum", 1, 3);  // qpos[0], qvel[1:3]
     // qpos[:1], sin and cos of qpos[1:], qvel, qfrc_constraint (v5: [:1])
     const int64_t size = 1 + 2 * (model.nq - 1) + model.nv + (version == 4 ? model.nv : 1);
     return TaskSpec(model, size, Info(version));

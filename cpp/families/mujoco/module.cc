@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "bind/env_module.h"
+#include "bind/error_text.h"
 #include "common/mujoco/pixels.h"
 #include "core/registry.h"
 #include "families/mujoco/ant.h"
@@ -26,20 +27,21 @@ namespace {
 // its config. from_pixels=True wraps the task in PixelEnv (pixels.h).
 template <typename E>
 EnvType MakeMujocoType(int version) {
-  return {mujoco::PublishedDefaults<E>(version),
-          [version](const Config& config) {
-            const Config full = mujoco::FullConfig<E>(config, version);
-            EnvSpec spec = E::Spec(full, version);
-            if (full.Get<bool>("from_pixels")) spec = mujoco::PixelSpec(std::move(spec), full);
-            return spec;
-          },
-          [version](const Config& config, uint64_t seed) -> std::unique_ptr<Env> {
-            const Config full = mujoco::FullConfig<E>(config, version);
-            if (full.Get<bool>("from_pixels")) {
-              return std::make_unique<mujoco::PixelEnv<E>>(full, seed, version);
-            }
-            return std::make_unique<E>(full, seed, version);
-          }};
+  return MakeCheckedType(
+      mujoco::PublishedDefaults<E>(version),
+      [version](const Config& config) {
+        const Config full = mujoco::FullConfig<E>(config, version);
+        EnvSpec spec = E::Spec(full, version);
+        if (full.Get<bool>("from_pixels")) spec = mujoco::PixelSpec(std::move(spec), full);
+        return spec;
+      },
+      [version](const Config& config, uint64_t seed) -> std::unique_ptr<Env> {
+        const Config full = mujoco::FullConfig<E>(config, version);
+        if (full.Get<bool>("from_pixels")) {
+          return std::make_unique<mujoco::PixelEnv<E>>(full, seed, version);
+        }
+        return std::make_unique<E>(full, seed, version);
+      });
 }
 
 template <typename E>
@@ -78,4 +80,5 @@ NB_MODULE(_mujoco, m) {
   envfleet::InstallMujocoHandlers();
   static envfleet::EnvTypeMap types = envfleet::MujocoTypes();
   envfleet::bind::BindEnvModule<envfleet::MujocoModule>(m, types);
+  envfleet::bind::RegisterErrorTextTranslator();
 }

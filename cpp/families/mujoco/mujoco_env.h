@@ -35,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/files.h"
 #include "common/mujoco/handlers.h"
 #include "common/mujoco/pixels.h"
 #include "common/mujoco/render.h"
@@ -50,7 +51,8 @@ namespace mujoco {
 
 // Gymnasium's expand_model_path(): a name starting with '.' or '/' is used as is, one starting
 // with '~' is expanded, anything else is a file in Gymnasium's assets folder, which the Python
-// registration passes as the `assets_dir` option (the XML files are never copied here).
+// registration passes as the `assets_dir` option (the XML files are never copied here). The
+// path must lead to a regular file (cpp/common/files.h says why).
 inline std::string ModelPath(const Config& config) {
   const std::string& name = config.Get<std::string>("xml_file");
   std::string path;
@@ -66,8 +68,10 @@ inline std::string ModelPath(const Config& config) {
       throw std::invalid_argument("xml_file '" + name +
                                   "' is relative to the assets folder, but assets_dir is empty");
     }
+    files::CheckFolder("assets_dir", dir);
     path = dir + "/" + name;
   }
+  files::CheckFile("xml_file", path);
   return path;
 }
 
@@ -211,6 +215,19 @@ inline RenderSpec TaskRenderSpec(const ModelInfo& model) {
 
 // A task's spec: a float64 observation of `obs_size` values, the float64 info entries, the
 // action: float32, one value per actuator, bounded by the ctrlrange, and what it renders.
+// Gymnasium's envs take any model as xml_file; these read some coordinates by index (qpos[2]:
+// the torso's height) and would read and write past a smaller model's arrays. The env's Spec
+// states what it reads, and a model with less is refused.
+inline void RequireModel(const ModelInfo& model, const char* env, int nq, int nv, int nbody = 0) {
+  if (model.nq < nq || model.nv < nv || model.nbody < nbody) {
+    throw std::invalid_argument(
+        std::string("xml_file: ") + env + " reads a model of at least nq = " + std::to_string(nq) +
+        " positions, nv = " + std::to_string(nv) + " velocities and " + std::to_string(nbody) +
+        " bodies; this one has " + std::to_string(model.nq) + ", " + std::to_string(model.nv) +
+        " and " + std::to_string(model.nbody));
+  }
+}
+
 inline EnvSpec TaskSpec(const ModelInfo& model, int64_t obs_size,
                         const std::vector<InfoKey>& info) {
   EnvSpec spec;

@@ -74,6 +74,7 @@ class ReacherEnv : public ArmEnv {
   static std::vector<InfoKey> Info(int) { return {{"reward_dist"}, {"reward_ctrl"}}; }
   static EnvSpec Spec(const Config& config, int version) {
     const ModelInfo model = ProbeModel(config);
+    RequireModel(model, "Reacher", 2, 2);  // the arm's two joints
     // cos, sin of qpos[:2]; qpos[2:]; qvel[:2]; fingertip - target (v5: [:2])
     return TaskSpec(model, 4 + (model.nq - 2) + 2 + (version == 4 ? 3 : 2), Info(version));
   }
@@ -145,7 +146,9 @@ class PusherEnv : public ArmEnv {
     return {{"reward_dist"}, {"reward_ctrl"}, {"reward_near"}};
   }
   static EnvSpec Spec(const Config& config, int version) {
-    return TaskSpec(ProbeModel(config), 7 + 7 + 3 + 3 + 3, Info(version));
+    const ModelInfo model = ProbeModel(config);
+    RequireModel(model, "Pusher", 7, 7);  // qpos[:7], qvel[:7]
+    return TaskSpec(model, 7 + 7 + 3 + 3 + 3, Info(version));
   }
 
   PusherEnv(const Config& config, uint64_t seed, int version)

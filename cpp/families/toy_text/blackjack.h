@@ -36,6 +36,7 @@ class BlackjackEnv : public Env {
   }
 
   static EnvSpec Spec(const Config& config) {
+    files::CheckFolderIfGiven("assets_dir", config.Get<std::string>("assets_dir"));
     EnvSpec spec;
     spec.obs = {Discrete("player_sum", 32), Discrete("dealer_card", 11), Discrete("usable_ace", 2)};
     spec.obs_layout = ObsLayout::kTuple;

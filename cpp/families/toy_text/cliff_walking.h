@@ -29,7 +29,8 @@ class CliffWalkingEnv : public toy_text::TabularEnv {
  public:
   static Config DefaultConfig() { return {{"is_slippery", false}, {"assets_dir", std::string()}}; }
 
-  static EnvSpec Spec(const Config&) {
+  static EnvSpec Spec(const Config& config) {
+    files::CheckFolderIfGiven("assets_dir", config.Get<std::string>("assets_dir"));
     EnvSpec spec = TabularSpec(kRows * kCols, 4);
     spec.render = PixelArtRender(kCols * kCell, kRows * kCell);
     return spec;

@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -120,6 +121,11 @@ inline std::vector<std::string> ResolveMap(const Config& config, uint64_t seed) 
   }
   const size_t ncol = desc.front().size();
   if (ncol == 0) throw std::invalid_argument("FrozenLake: desc rows must not be empty");
+  // States are numbered with ints (row * ncol + col).
+  if (desc.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max()) / ncol) {
+    throw std::invalid_argument("FrozenLake: desc has " + std::to_string(desc.size()) + "x" +
+                                std::to_string(ncol) + " cells, more than 2**31 - 1");
+  }
   for (const std::string& row : desc) {
     if (row.size() != ncol) throw std::invalid_argument("FrozenLake: desc rows differ in length");
   }
@@ -148,6 +154,7 @@ class FrozenLakeEnv : public toy_text::TabularEnv {
   }
 
   static EnvSpec Spec(const Config& config) {
+    files::CheckFolderIfGiven("assets_dir", config.Get<std::string>("assets_dir"));
     // The random map is always 8x8; its contents do not change the spec.
     const auto desc = frozen_lake_internal::ResolveMap(config, 0);
     const auto rewards = frozen_lake_internal::RewardSchedule(config);

@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/files.h"
 #include "common/image/sprite_cache.h"
 #include "common/image/surface.h"
 #include "core/spec.h"

@@ -45,7 +45,8 @@ class TaxiEnv : public toy_text::TabularEnv {
             {"assets_dir", std::string()}};
   }
 
-  static EnvSpec Spec(const Config&) {
+  static EnvSpec Spec(const Config& config) {
+    files::CheckFolderIfGiven("assets_dir", config.Get<std::string>("assets_dir"));
     EnvSpec spec = TabularSpec(kNumStates, kNumActions);
     spec.info.push_back(Box("action_mask", DType::kInt8, {kNumActions}, {0.0}, {1.0}));
     spec.render = PixelArtRender(kWindowWidth, kWindowHeight);

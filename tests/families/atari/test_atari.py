@@ -453,7 +453,7 @@ def test_every_game_makes_resets_and_steps():
         ({"img_height": 300}, "img_height"),
         ({"mode": 5}, "mode 5 is not available"),
         ({"difficulty": 9}, "difficulty 9"),
-        ({"game": "no_such_game"}, "ROM not found"),
+        ({"game": "no_such_game"}, "ROM .*no_such_game.bin' does not exist"),
         ({"stack_num": 0}, "stack_num"),
         ({"repeat_action_probability": 1.5}, "repeat_action_probability"),
     ],

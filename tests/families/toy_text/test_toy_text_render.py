@@ -275,7 +275,7 @@ def test_blackjack_every_showing_card():
 
 def test_rendering_needs_the_sprites(tmp_path):
     # assets_dir is set by the registration; without it, or with a wrong one, render() says why.
-    for assets_dir, message in (("", "assets_dir is empty"), (str(tmp_path), "cannot open")):
+    for assets_dir, message in (("", "assets_dir is empty"), (str(tmp_path), "does not exist")):
         env = envfleet.make(
             "CliffWalking-v1",
             num_envs=1,

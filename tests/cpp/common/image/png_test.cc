@@ -106,6 +106,16 @@ TEST(Zlib, SeveralBlocksAcrossAFullFlush) {
   CHECK(ZlibDecompress(kFlushed, sizeof(kFlushed)) == Text(150));
 }
 
+TEST(Zlib, StopsAtItsLimit) {
+  // A limit below the stream's output fails before writing past it: a few megabytes of DEFLATE
+  // data can encode gigabytes.
+  CHECK(ZlibDecompress(kDynamic, sizeof(kDynamic), 853) == Text(150));
+  CHECK_THROWS_WITH(std::runtime_error, "longer than expected",
+                    ZlibDecompress(kDynamic, sizeof(kDynamic), 852));
+  CHECK_THROWS_WITH(std::runtime_error, "longer than expected",
+                    ZlibDecompress(kFixed, sizeof(kFixed), 10));
+}
+
 TEST(Inflate, StoredBlocks) {
   // Two stored blocks ("hel", then the final "lo"), each: header bits, pad to a byte, LEN,
   // NLEN, the bytes.
@@ -296,6 +306,27 @@ TEST(DecodePng, RejectsWhatItDoesNotRead) {
     PutChunk(out, "IEND", {});
     return out;
   };
+  // Image data of 4x3 pixels under headers of other sizes: more rows than the data holds, fewer
+  // (the data runs past them), and more than a sprite can have (refused before inflating).
+  // (3 rows of a filter byte and 4 RGBA pixels.)
+  const std::vector<uint8_t> idat = ZlibStored(std::vector<uint8_t>(3 * (1 + 4 * 4), 0));
+  const auto with_size = [&idat](uint32_t width, uint32_t height) {
+    std::vector<uint8_t> out = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    std::vector<uint8_t> ihdr;
+    Put32(ihdr, width);
+    Put32(ihdr, height);
+    ihdr.insert(ihdr.end(), {8, 6, 0, 0, 0});
+    PutChunk(out, "IHDR", ihdr);
+    PutChunk(out, "IDAT", idat);
+    PutChunk(out, "IEND", {});
+    return out;
+  };
+  bad = with_size(4, 4);
+  CHECK_THROWS_WITH(std::runtime_error, "too short", DecodePng(bad.data(), bad.size()));
+  bad = with_size(4, 2);
+  CHECK_THROWS_WITH(std::runtime_error, "longer than expected", DecodePng(bad.data(), bad.size()));
+  bad = with_size(1u << 24, 1u << 24);
+  CHECK_THROWS_WITH(std::runtime_error, "image too large", DecodePng(bad.data(), bad.size()));
   bad = with_ihdr(16, 6, 0);
   CHECK_THROWS_WITH(std::runtime_error, "bit depth 16", DecodePng(bad.data(), bad.size()));
   bad = with_ihdr(8, 3, 0);
@@ -304,7 +335,11 @@ TEST(DecodePng, RejectsWhatItDoesNotRead) {
   CHECK_THROWS_WITH(std::runtime_error, "interlaced", DecodePng(bad.data(), bad.size()));
   bad = with_ihdr(8, 6, 0);
   CHECK_THROWS_WITH(std::runtime_error, "no image data", DecodePng(bad.data(), bad.size()));
-  CHECK_THROWS_WITH(std::runtime_error, "cannot open", image::ReadPng("/nonexistent/x.png"));
+  CHECK_THROWS_WITH(std::invalid_argument, "'/nonexistent/x.png' does not exist",
+                    image::ReadPng("/nonexistent/x.png"));
+  // A folder, or a device that never ends, is refused before anything reads it.
+  CHECK_THROWS_WITH(std::invalid_argument, "not a regular file", image::ReadPng("/tmp"));
+  CHECK_THROWS_WITH(std::invalid_argument, "not a regular file", image::ReadPng("/dev/zero"));
 }
 
 }  // namespace

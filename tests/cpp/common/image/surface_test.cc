@@ -225,7 +225,7 @@ TEST(LoadSprite, DecodesOnceAndDerivesVariants) {
   CHECK_EQ(wide->width, 4);
   CHECK_EQ(wide->At(2, 1)[0], 40);
   CHECK(image::LoadSprite(path, {.flip_x = true}) == flipped);
-  CHECK_THROWS_WITH(std::runtime_error, "cannot open", image::LoadSprite(path + ".missing"));
+  CHECK_THROWS_WITH(std::invalid_argument, "does not exist", image::LoadSprite(path + ".missing"));
 }
 
 }  // namespace

@@ -1,0 +1,445 @@
+"""Faults of the real families and hostile inputs (issue #17 items 6 and 7): missing, corrupt or
+hostile files behind every option that names one (Atari's rom_dir and ROMs, MuJoCo's xml_file
+and assets_dir, dm_control's suite folder, the toy-text and Pendulum sprites), absurd sizes
+(num_envs, frame and render sizes, stacks, map sizes): each must raise a clear Python exception
+naming the task, the option and the cause, quickly, and never crash, hang or exhaust memory.
+
+Files that would hang or exhaust a reader (a FIFO, /dev/zero) are checked in fresh interpreters
+(``run_isolated``) with a time limit, so that a regression fails one test instead of hanging or
+killing the run; the snippets also cap their address space (RLIMIT_AS), so that a regression
+of the memory checks ends in a MemoryError (which the tests tell from the checks' own) rather
+than in the machine's OOM killer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import textwrap
+import zlib
+
+import numpy as np
+import pytest
+from conftest import describe, run_isolated
+
+import envfleet
+
+_CASES_SNIPPET = """
+import faulthandler, json, resource, time
+import numpy as np
+import envfleet
+resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
+results = []
+for label, code in {cases!r}:
+    faulthandler.dump_traceback_later({seconds}, exit=True)  # a hang ends the process
+    start = time.monotonic()
+    try:
+        exec(code)
+        outcome = ("ok", "")
+    except BaseException as e:
+        outcome = (type(e).__name__, str(e)[:400])
+    faulthandler.cancel_dump_traceback_later()
+    results.append([label, *outcome, time.monotonic() - start])
+print("RESULTS " + json.dumps(results))
+"""
+
+# Seconds one case may take: each raises before building anything, in milliseconds.
+CASE_LIMIT_S = 10
+# The address space of a snippet: far more than the cases need, far less than the machine has.
+ADDRESS_SPACE = 6 << 30
+
+
+def _run_cases(cases: list[tuple[str, str]]) -> dict[str, tuple[str, str, float]]:
+    code = _CASES_SNIPPET.format(cases=cases, limit=ADDRESS_SPACE, seconds=CASE_LIMIT_S)
+    rc, out, err = run_isolated(code, timeout=CASE_LIMIT_S * len(cases) + 60)
+    lines = [line for line in out.splitlines() if line.startswith("RESULTS ")]
+    assert rc == 0 and lines, "the cases did not all finish: " + describe(rc, out, err)
+    return {
+        label: (kind, message, seconds)
+        for label, kind, message, seconds in json.loads(lines[-1][len("RESULTS ") :])
+    }
+
+
+def _assert_raised(results, label, kind, *words):
+    got, message, seconds = results[label]
+    assert got == kind, f"{label}: expected {kind}, got {got}: {message}"
+    for word in words:
+        assert word in message, f"{label}: the message does not name {word!r}: {message}"
+    assert seconds < CASE_LIMIT_S, f"{label}: took {seconds:.1f} s"
+
+
+@pytest.fixture(scope="module")
+def hostile_files(tmp_path_factory):
+    """A folder of files an option may be pointed at: a FIFO, a link to /dev/zero, a folder
+    where a file is expected, garbage, a truncated XML, an oversized file."""
+    root = tmp_path_factory.mktemp("hostile")
+    os.mkfifo(root / "fifo")
+    os.symlink("/dev/zero", root / "zero")
+    (root / "folder").mkdir()
+    (root / "garbage").write_bytes(os.urandom(2048))
+    (root / "truncated.xml").write_text("<mujoco><worldbody><body name='torso'>")
+    (root / "empty_model.xml").write_text("<mujoco/>")
+    # An element name that is not UTF-8: MuJoCo quotes it in its error.
+    (root / "not_utf8.xml").write_bytes(b"<mujoco><worldbody><bo\xffdy></worldbody></mujoco>")
+    (root / "one_body.xml").write_text(
+        "<mujoco><worldbody><body name='torso'><geom type='sphere' size='1'/></body>"
+        "</worldbody></mujoco>"
+    )
+    with open(root / "huge", "wb") as f:  # sparse: takes no disk
+        f.truncate(1 << 30)
+    # rom_dir folders whose pong.bin is each hostile kind.
+    for kind in ("fifo", "zero", "folder", "garbage", "huge"):
+        (root / f"roms_{kind}").mkdir()
+        target = root / kind
+        os.symlink(target, root / f"roms_{kind}" / "pong.bin")
+    return root
+
+
+# ---- Atari: rom_dir and the ROMs ------------------------------------------------------------
+
+
+@pytest.mark.skipif("Pong-v5" not in envfleet.list_all_envs(), reason="no Atari family")
+def test_atari_rom_files(hostile_files):
+    d = hostile_files
+    make = "envfleet.make('Pong-v5', {})"
+    cases = [
+        ("missing rom_dir", make.format("rom_dir='/nonexistent'")),
+        ("rom_dir a file", make.format(f"rom_dir='{d / 'garbage'}'")),
+        ("missing ROM", make.format(f"rom_dir='{d / 'folder'}'")),
+        ("ROM a FIFO", make.format(f"rom_dir='{d / 'roms_fifo'}'")),
+        ("ROM /dev/zero", make.format(f"rom_dir='{d / 'roms_zero'}'")),
+        ("ROM a folder", make.format(f"rom_dir='{d / 'roms_folder'}'")),
+        ("ROM garbage", make.format(f"rom_dir='{d / 'roms_garbage'}'")),
+        ("ROM too big", make.format(f"rom_dir='{d / 'roms_huge'}'")),
+        ("game ..", make.format("game='..'")),
+        ("game with a slash", make.format("game='../pong'")),
+        (
+            "per-env rom_dir",
+            make.format(f"num_envs=2, per_env_options=[{{}}, {{'rom_dir': '{d / 'roms_fifo'}'}}]"),
+        ),
+    ]
+    r = _run_cases(cases)
+    _assert_raised(r, "missing rom_dir", "ValueError", "Pong-v5", "rom_dir", "does not exist")
+    _assert_raised(r, "rom_dir a file", "ValueError", "rom_dir", "not a folder")
+    _assert_raised(r, "missing ROM", "ValueError", "pong.bin", "does not exist")
+    _assert_raised(r, "ROM a FIFO", "ValueError", "pong.bin", "not a regular file")
+    _assert_raised(r, "ROM /dev/zero", "ValueError", "pong.bin", "not a regular file")
+    _assert_raised(r, "ROM a folder", "ValueError", "pong.bin", "not a regular file")
+    _assert_raised(r, "ROM garbage", "ValueError", "not a ROM that ALE 0.12.1 supports")
+    _assert_raised(r, "ROM too big", "ValueError", "pong.bin", "1073741824 bytes")
+    _assert_raised(r, "game ..", "ValueError", "game must be a ROM id")
+    _assert_raised(r, "game with a slash", "ValueError", "game must be a ROM id")
+    _assert_raised(r, "per-env rom_dir", "ValueError", "per_env_options[1]", "not a regular")
+
+
+# ---- MuJoCo and dm_control: models and their folders ------------------------------------
+
+
+@pytest.mark.skipif("Ant-v5" not in envfleet.list_all_envs(), reason="no MuJoCo family")
+def test_mujoco_model_files(hostile_files):
+    d = hostile_files
+    make = "envfleet.make('Ant-v5', {})"
+    cases = [
+        ("missing xml_file", make.format("xml_file='/nonexistent/ant.xml'")),
+        ("xml_file a FIFO", make.format(f"xml_file='{d / 'fifo'}'")),
+        ("xml_file /dev/zero", make.format(f"xml_file='{d / 'zero'}'")),
+        ("xml_file a folder", make.format(f"xml_file='{d / 'folder'}'")),
+        ("xml_file garbage", make.format(f"xml_file='{d / 'garbage'}'")),
+        ("xml_file truncated", make.format(f"xml_file='{d / 'truncated.xml'}'")),
+        ("xml_file an empty model", make.format(f"xml_file='{d / 'empty_model.xml'}'")),
+        # A torso without joints: Ant reads qpos[2], past the end of this model's arrays.
+        ("xml_file too small", make.format(f"xml_file='{d / 'one_body.xml'}'")),
+        (
+            "Humanoid too small",
+            "envfleet.make('Humanoid-v5', xml_file='%s')" % (d / "one_body.xml"),
+        ),
+        ("xml_file with NUL", make.format("xml_file='/tmp/a\\x00b'")),
+        ("xml_file not UTF-8", make.format(f"xml_file='{d / 'not_utf8.xml'}'")),
+        ("missing assets_dir", make.format("assets_dir='/nonexistent'")),
+        ("assets_dir a file", make.format(f"assets_dir='{d / 'garbage'}'")),
+        ("assets_dir without the model", make.format(f"assets_dir='{d / 'folder'}'")),
+        (
+            "per-env xml_file",
+            make.format(
+                f"num_envs=3, per_env_options=[{{}}, {{}}, {{'xml_file': '{d / 'truncated.xml'}'}}]"
+            ),
+        ),
+    ]
+    r = _run_cases(cases)
+    _assert_raised(r, "missing xml_file", "ValueError", "Ant-v5", "xml_file", "does not exist")
+    for label in ("xml_file a FIFO", "xml_file /dev/zero", "xml_file a folder"):
+        _assert_raised(r, label, "ValueError", "xml_file", "not a regular file")
+    _assert_raised(r, "xml_file garbage", "ValueError", "MuJoCo could not load the model")
+    _assert_raised(r, "xml_file truncated", "ValueError", "MuJoCo could not load the model")
+    for label in ("xml_file an empty model", "xml_file too small"):
+        _assert_raised(r, label, "ValueError", "Ant-v5", "xml_file", "reads a model of at least")
+    _assert_raised(r, "Humanoid too small", "ValueError", "Humanoid-v5", "at least nq = 3")
+    _assert_raised(r, "xml_file with NUL", "ValueError", "xml_file", "NUL")
+    # Not a UnicodeDecodeError (nor a TypeError from re-raising one): the bytes are replaced.
+    _assert_raised(r, "xml_file not UTF-8", "ValueError", "MuJoCo could not", "bo\ufffddy")
+    _assert_raised(r, "missing assets_dir", "ValueError", "assets_dir", "does not exist")
+    _assert_raised(r, "assets_dir a file", "ValueError", "assets_dir", "not a folder")
+    _assert_raised(r, "assets_dir without the model", "ValueError", "ant.xml", "does not exist")
+    _assert_raised(r, "per-env xml_file", "ValueError", "per_env_options[2]", "MuJoCo")
+
+
+@pytest.mark.skipif("CheetahRun-v1" not in envfleet.list_all_envs(), reason="no dm_control")
+def test_dm_control_suite_folder(hostile_files):
+    d = hostile_files
+    (d / "suite_corrupt").mkdir(exist_ok=True)
+    (d / "suite_corrupt" / "cheetah.xml").write_text("<mujoco><worldbody><body")
+    make = "envfleet.make('CheetahRun-v1', {})"
+    cases = [
+        ("missing", make.format("assets_dir='/nonexistent'")),
+        ("a file", make.format(f"assets_dir='{d / 'garbage'}'")),
+        ("without the model", make.format(f"assets_dir='{d / 'folder'}'")),
+        ("corrupt model", make.format(f"assets_dir='{d / 'suite_corrupt'}'")),
+    ]
+    r = _run_cases(cases)
+    _assert_raised(r, "missing", "ValueError", "CheetahRun-v1", "assets_dir", "does not exist")
+    _assert_raised(r, "a file", "ValueError", "assets_dir", "not a folder")
+    _assert_raised(r, "without the model", "ValueError", "cheetah.xml", "does not exist")
+    _assert_raised(r, "corrupt model", "ValueError", "MuJoCo could not")
+
+
+# ---- Sprites: the toy-text and Pendulum assets_dir ------------------------------------------
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    body = kind + data
+    return len(data).to_bytes(4, "big") + body + zlib.crc32(body).to_bytes(4, "big")
+
+
+def _png(width: int, height: int) -> bytes:
+    """A valid 8-bit RGBA PNG."""
+    chunk = _chunk
+    header = width.to_bytes(4, "big") + height.to_bytes(4, "big") + bytes([8, 6, 0, 0, 0])
+    rows = b"".join(b"\x00" + os.urandom(4 * width) for _ in range(height))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(rows))
+        + chunk(b"IEND", b"")
+    )
+
+
+@pytest.mark.parametrize("task_id", ["FrozenLake-v1", "Pendulum-v1"])
+def test_assets_dir_must_be_a_folder(task_id, hostile_files):
+    with pytest.raises(ValueError, match=rf"{task_id}: assets_dir '/nonexistent' does not exist"):
+        envfleet.make(task_id, assets_dir="/nonexistent")
+    with pytest.raises(ValueError, match="not a folder"):
+        envfleet.make(task_id, assets_dir=str(hostile_files / "garbage"))
+
+
+def test_hostile_and_corrupt_sprites_raise_env_errors(hostile_files, tmp_path):
+    # FrozenLake's sprites from a folder where each is broken in its own way: rendering raises
+    # EnvError naming the env and the file, quickly; never a hang, a crash or a wrong frame.
+    valid = _png(8, 8)
+    mutations = {
+        "fifo": None,
+        "zero": None,
+        "truncated": valid[: len(valid) // 2],
+        "garbage": os.urandom(300),
+        "bad crc": valid[:30] + bytes([valid[30] ^ 1]) + valid[31:],
+        "huge size": valid[:16] + (2**31 - 1).to_bytes(4, "big") + valid[20:],
+        # A chunk whose name is not text, with a valid CRC: named with escapes in the error.
+        "binary chunk name": valid[:33] + _chunk(b"\x80\xfeXY", b"") + valid[33:],
+    }
+    cases = []
+    for name, content in mutations.items():
+        folder = tmp_path / name.replace(" ", "_")
+        folder.mkdir()
+        for sprite in (
+            "tile_ice.png",
+            "tile_hole.png",
+            "goal_flag.png",
+            "agent.png",
+            "letter_s.png",
+            "letter_g.png",
+            "tile_ice_crack_a.png",
+            "tile_ice_crack_b.png",
+        ):
+            if content is None:
+                os.symlink(hostile_files / name, folder / sprite)
+            else:
+                (folder / sprite).write_bytes(content)
+        code = textwrap.dedent(f"""
+            env = envfleet.make('FrozenLake-v1', num_envs=2, render_mode='rgb_array',
+                                assets_dir='{folder}')
+            env.reset()
+            try:
+                env.render(env_ids=[1])
+            finally:
+                env.close()
+        """)
+        cases.append((name, code))
+    r = _run_cases(cases)
+    for name in ("fifo", "zero"):
+        _assert_raised(r, name, "EnvError", "env 1", "not a regular file")
+    for name in ("truncated", "garbage", "bad crc", "huge size"):
+        _assert_raised(r, name, "EnvError", "env 1 failed to render")
+    _assert_raised(r, "binary chunk name", "EnvError", "unknown critical chunk \\x80\\xfeXY")
+
+
+# ---- Absurd sizes ---------------------------------------------------------------------------
+
+# One id per family: the pool's own buffers for 10**9 envs exceed any machine's memory.
+_ABSURD = [
+    ("CartPole-v1", ""),
+    ("Counting-v0", "batch_size=1"),
+    ("FrozenLake-v1", ""),
+    ("Pong-v5", ""),
+    ("Ant-v5", ""),
+    ("CartpoleSwingup-v1", ""),
+    ("LunarLander-v3", ""),
+]
+
+
+def test_absurd_num_envs_raise_memory_error_before_allocating():
+    ids = envfleet.list_all_envs()
+    cases = [
+        (task, f"envfleet.make('{task}', num_envs=10**9, {extra})")
+        for task, extra in _ABSURD
+        if task in ids
+    ]
+    cases += [
+        ("2**31", "envfleet.make('CartPole-v1', num_envs=2**31)"),
+        (
+            "from_pixels",
+            "envfleet.make('Ant-v5', num_envs=64, from_pixels=True, frame_stack=64, "
+            "render_width=16384, render_height=16384)",
+        ),
+    ]
+    r = _run_cases(cases)
+    for task, _ in _ABSURD:
+        if task in ids:
+            # "needs at least": the check's own message, not an allocation that failed.
+            _assert_raised(r, task, "MemoryError", task, "num_envs=1000000000", "needs at least")
+    _assert_raised(r, "2**31", "ValueError", "num_envs must be in [1, 2147483647]")
+    if "Ant-v5" in ids:
+        _assert_raised(r, "from_pixels", "MemoryError", "needs at least")
+
+
+def test_building_stops_with_memory_error_when_memory_runs_out():
+    # ENVFLEET_MEMORY_RESERVE (bytes kept for the rest of the machine) above what is left
+    # stands in for a machine whose memory the envs being built have used up.
+    ids = envfleet.list_all_envs()
+    tasks = [
+        t
+        for t in ("CartPole-v1", "Pong-v5", "Ant-v5", "CartpoleSwingup-v1", "LunarLander-v3")
+        if t in ids
+    ]
+    code = textwrap.dedent(f"""
+        import os
+        os.environ["ENVFLEET_MEMORY_RESERVE"] = str(2**62)
+        import envfleet
+        for task in {tasks!r}:
+            try:
+                envfleet.make(task, num_envs=2)
+                print("BUILT", task)
+            except MemoryError as e:
+                print("MEMORYERROR", e)
+    """)
+    rc, out, err = run_isolated(code, timeout=120)
+    assert rc == 0, describe(rc, out, err)
+    lines = [line for line in out.splitlines() if line.startswith(("BUILT", "MEMORYERROR"))]
+    assert len(lines) == len(tasks), out
+    for task, line in zip(tasks, lines, strict=True):
+        assert line.startswith("MEMORYERROR") and task in line, line
+        assert "out of memory while building the envs" in line, line
+
+
+def test_memory_available_is_what_the_machine_reports():
+    available = envfleet._core.memory_available()
+    with open("/proc/meminfo") as f:
+        meminfo = {line.split(":")[0]: int(line.split()[1]) * 1024 for line in f}
+    assert 0 < available <= meminfo["MemTotal"]
+
+
+# ---- Sizes of frames, stacks, maps and ids --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "task_id,option,values",
+    [
+        ("Pong-v5", "img_height", [0, -1, 211, 2**31, 2**63 - 1, -(2**63)]),
+        ("Pong-v5", "img_width", [0, -1, 161, 2**31, 2**63 - 1]),
+        ("Pong-v5", "stack_num", [0, -1, 65, 2**31, 2**63 - 1]),
+        ("Pong-v5", "frame_skip", [0, -1, -(2**63)]),
+        ("Pong-v5", "noop_max", [-1, -(2**63)]),
+        ("Pong-v5", "mode", [-2, 2**31, 2**63 - 1]),
+        ("Pong-v5", "difficulty", [-2, 2**31, 2**63 - 1]),
+        ("Ant-v5", "frame_skip", [0, -1, -(2**63)]),
+        ("Ant-v5", "main_body", [-1, 14, 2**31, 2**63 - 1]),
+        ("Counting-v0", "episode_length", [0, -1, -(2**63)]),
+    ],
+)
+def test_size_options_out_of_range_raise(task_id, option, values):
+    if task_id not in envfleet.list_all_envs():
+        pytest.skip(f"no {task_id}")
+    for value in values:
+        with pytest.raises(ValueError, match=option):
+            envfleet.make(task_id, **{option: value})
+    for value in (2**63, -(2**63) - 1, 10**30):  # not int64s: refused before the core
+        with pytest.raises(ValueError, match=f"option '{option}' must fit in an int64"):
+            envfleet.make(task_id, **{option: value})
+
+
+@pytest.mark.parametrize("value", [2**31, 10**6, 16385, -2])
+def test_render_sizes_stacks_and_camera_ids_out_of_range_raise(value):
+    with pytest.raises(ValueError, match="render_"):
+        envfleet.make("CartPole-v1", render_mode="rgb_array", render_width=value)
+    with pytest.raises(ValueError, match="render_camera_id"):
+        envfleet.make("CartPole-v1", render_mode="rgb_array", render_camera_id=value)
+    if "Ant-v5" in envfleet.list_all_envs():
+        with pytest.raises(ValueError, match="render_"):
+            envfleet.make("Ant-v5", render_mode="rgb_array", render_height=value)
+        for option in ("render_width", "frame_stack", "render_camera_id"):
+            with pytest.raises(ValueError, match=option):
+                envfleet.make("Ant-v5", from_pixels=True, **{option: value})
+    if "CartpoleSwingup-v1" in envfleet.list_all_envs():
+        for option in ("render_height", "frame_stack", "render_camera_id"):
+            with pytest.raises(ValueError, match=option):
+                envfleet.make("CartpoleSwingup-v1", from_pixels=True, **{option: value})
+
+
+def test_render_camera_id_of_a_render_call_is_checked():
+    env = envfleet.make("Counting-v0", render_mode="rgb_array")
+    try:
+        env.reset()
+        for camera in (1, -2, 2**31 - 1, -(2**31)):
+            with pytest.raises(ValueError, match="camera_id"):
+                env.render(camera_id=camera)
+        with pytest.raises((ValueError, TypeError, OverflowError)):
+            env.render(camera_id=2**63)
+        assert env.render(camera_id=0).shape == (1, 8, 16, 3)
+    finally:
+        env.close()
+
+
+def test_float_options_past_float_range_raise():
+    with pytest.raises(ValueError, match="option 'g' is out of a float's range"):
+        envfleet.make("Pendulum-v1", g=10**400)
+    if "Ant-v5" in envfleet.list_all_envs():
+        with pytest.raises(ValueError, match="healthy_z_range"):
+            envfleet.make("Ant-v5", healthy_z_range=[0.2, 10**400])
+
+
+def test_frozen_lake_map_sizes():
+    with pytest.raises(ValueError, match="desc rows differ"):
+        envfleet.make("FrozenLake-v1", desc=["SFG", "H"])
+    with pytest.raises(ValueError, match="must not be empty"):
+        envfleet.make("FrozenLake-v1", desc=[""])
+    # (A map of 2**31 cells or more, whose state numbers would overflow, is refused too; a
+    # test would copy its 2 GiB.)
+
+
+def test_int64_bounds_past_2_63_saturate():
+    # Counting's observation bound is episode_length, a float in the core: int64's max does not
+    # survive the round trip exactly, and must not wrap to a negative bound.
+    env = envfleet.make("Counting-v0", episode_length=2**63 - 1)
+    try:
+        assert env.observation_space.high[0] == np.iinfo(np.int64).max - 1023
+        assert env.observation_space.high[0] > 0
+    finally:
+        env.close()
