@@ -223,6 +223,15 @@ inline void ReleaseBlockLease(PyObject* capsule) {
 }
 
 // The Python-facing pool. Every method runs with the GIL held except the waits.
+// An env's error message as str: bytes that are not UTF-8 (an engine quoting a file) are
+// replaced rather than turning the error into a UnicodeDecodeError (bind/error_text.h).
+inline nb::object LenientText(const std::string& text) {
+  PyObject* str =
+      PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "replace");
+  if (str == nullptr) throw nb::python_error();
+  return nb::steal(str);
+}
+
 // How many fork()s led to this process: a child's count is one more than its parent's was.
 // A pool remembers the count it was made under; its worker threads exist only there.
 inline uint64_t ForkGeneration() {
@@ -412,7 +421,7 @@ class PyPool {
     }
     if (!error.empty()) {
       nb::object type = nb::module_::import_("envfleet.errors").attr("EnvError");
-      PyErr_SetObject(type.ptr(), type(error).ptr());
+      PyErr_SetObject(type.ptr(), type(LenientText(error)).ptr());
       throw nb::python_error();
     }
     return frames;
@@ -558,7 +567,7 @@ class PyPool {
     const std::string message = EnvErrorMessage(block);
     pool_->Discard(block);
     nb::object type = nb::module_::import_("envfleet.errors").attr("EnvError");
-    nb::object error = type(message);
+    nb::object error = type(LenientText(message));
     nb::setattr(error, "env_id", nb::int_(failed));
     nb::setattr(error, "env_ids", ids);
     PyErr_SetObject(type.ptr(), error.ptr());
