@@ -120,6 +120,9 @@ class Registration:
     options: dict[str, Any] = field(default_factory=dict)
     family: Family = CORE
     reward_threshold: float | None = None
+    # Option values EnvPool's conventions give where the reference's differ (Atari's
+    # include_ram: EnvPool 1.2.5 always returns info["ram"], ale-py never does).
+    envpool_options: dict[str, Any] = field(default_factory=dict)
 
 
 _registry: dict[str, Registration] = {}
@@ -133,12 +136,15 @@ def register(
     *,
     family: Family | None = None,
     reward_threshold: float | None = None,
+    envpool_options: Mapping[str, Any] | None = None,
     **options: Any,
 ) -> None:
     """Registers ``task_id`` as the C++ env type ``env_type`` with default ``options``.
 
     ``max_episode_steps`` is the task's time limit (None or 0: none) and ``reward_threshold``
-    Gymnasium's "solved" score (None: none). ``family`` is the :class:`Family` whose module
+    Gymnasium's "solved" score (None: none). ``envpool_options`` are option values that
+    pools under EnvPool's conventions (the default) take in place of ``options``' and the env's
+    defaults, where EnvPool and the reference differ. ``family`` is the :class:`Family` whose module
     builds ``env_type``; left out, it is the family of the ids already registered with that
     type (so ``register("MyPong-v5", "Atari", game="pong")`` works), else the core. Options
     are checked now if the family's module is loaded, else on the first ``make``. The id is
@@ -150,11 +156,18 @@ def register(
         family = _family_of_type.get(env_type, CORE)
     module = sys.modules.get(family.module)
     types = module.env_types() if module is not None else {}
+    envpool_options = dict(envpool_options or {})
     if env_type in types:
-        _check_env_options(task_id, types[env_type], options)
+        _check_env_options(task_id, types[env_type], {**options, **envpool_options})
     _family_of_type.setdefault(env_type, family)
     _registry[task_id] = Registration(
-        task_id, env_type, max_episode_steps, dict(options), family, reward_threshold
+        task_id,
+        env_type,
+        max_episode_steps,
+        dict(options),
+        family,
+        reward_threshold,
+        envpool_options,
     )
     register_with_gymnasium(task_id, max_episode_steps, reward_threshold)
 
@@ -205,10 +218,15 @@ def make_spec(task_id: str, per_env_options: Any = None, **kwargs: Any) -> EnvSp
     for name in RENDER_ENV_OPTIONS:
         if name in defaults and pool_kwargs.get(name) is not None:
             kwargs[name] = pool_kwargs[name]
-    _check_env_options(task_id, defaults, {**reg.options, **kwargs})
-    # Every option of the env, resolved: its defaults, the task's, then the caller's.
+    conventions = Conventions.parse(pool_kwargs.get("conventions", Conventions.ENVPOOL))
+    task_options = dict(reg.options)
+    if conventions is Conventions.ENVPOOL:
+        task_options.update(reg.envpool_options)
+    _check_env_options(task_id, defaults, {**task_options, **kwargs})
+    # Every option of the env, resolved: its defaults, the task's (under the pool's
+    # conventions), then the caller's.
     env_options = {name: default for name, (_, default) in defaults.items()}
-    env_options.update(_coerce_options(defaults, {**reg.options, **kwargs}))
+    env_options.update(_coerce_options(defaults, {**task_options, **kwargs}))
     own_options = _per_env_options(
         task_id, defaults, per_env_options, pool_kwargs.get("num_envs", 1)
     )
