@@ -202,6 +202,39 @@ def test_bad_options_and_seeds_are_refused_clearly():
     env.close()
 
 
+def test_frame_stack_stacks_each_observation_entry():
+    """frame_stack=k without from_pixels (EnvPool 1.2.5's option): every entry holds its last
+    k values, oldest first, (k, *shape) (a scalar entry: (k,)); a reset fills the stack."""
+    k = 4
+    plain = envfleet.make_dm("WalkerWalk-v1", num_envs=1, seed=0)
+    stacked = envfleet.make_dm("WalkerWalk-v1", num_envs=1, seed=0, frame_stack=k)
+    spec = stacked.observation_spec()
+    assert (spec.orientations.shape, spec.height.shape, spec.velocity.shape) == (
+        (k, 14),
+        (k,),
+        (k, 9),
+    )
+    names = ("orientations", "height", "velocity")
+    ts = plain.reset()
+    got = stacked.reset()
+    history = {name: [getattr(ts.observation, name)[0]] * k for name in names}
+    actions = np.random.default_rng(2).uniform(-1, 1, (30, 1, 6))
+    for t in range(len(actions) + 1):
+        for name in names:
+            np.testing.assert_array_equal(
+                getattr(got.observation, name)[0], np.stack(history[name]), err_msg=f"{t} {name}"
+            )
+        if t == len(actions):
+            break
+        ts = plain.step(actions[t])
+        got = stacked.step(actions[t])
+        assert got.reward[0] == ts.reward[0]
+        for name in names:
+            history[name] = history[name][1:] + [getattr(ts.observation, name)[0]]
+    gym_spec = envfleet.make_spec("CheetahRun-v1", frame_stack=2)
+    assert gym_spec.observation_space["position"].shape == (2, 8)
+
+
 def test_spaces_follow_dm_control():
     spec = envfleet.make_spec("WalkerWalk-v1")
     ref = dm_control_reference.load("walker", "walk", 0)
