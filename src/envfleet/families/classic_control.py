@@ -22,4 +22,11 @@ register(
     reward_threshold=90.0,
 )
 register("Pendulum-v1", "Pendulum", max_episode_steps=200, assets_dir=ASSETS_DIR)
-register("Acrobot-v1", "Acrobot", max_episode_steps=500, reward_threshold=-100.0)
+# EnvPool 1.2.5's Acrobot reports info["state"] (the link angles); Gymnasium's info is empty.
+register(
+    "Acrobot-v1",
+    "Acrobot",
+    max_episode_steps=500,
+    reward_threshold=-100.0,
+    envpool_options={"include_state": True},
+)
