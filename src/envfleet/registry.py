@@ -584,10 +584,13 @@ def _render_options(
         ("render_height", height, render["height"]),
     ):
         value = default if value is None else _int_arg(name, value, 1, 16384)
-        if value != default and not render["resizable"]:
+        # A reference that draws one size (pygame, ALE) gives that frame; a smaller size is
+        # that frame shrunk (the pool, cpp/core/pool.h), as EnvPool resizes it; never enlarged.
+        if value > default and not render["resizable"]:
             raise ValueError(
-                f"{task_id} draws {render['width']}x{render['height']} frames only (as its "
-                f"reference does): {name} must be {default} or left out, got {value}"
+                f"{task_id} draws {render['width']}x{render['height']} frames (as its "
+                f"reference does), shrunk to a smaller render size but never enlarged: "
+                f"{name} must be <= {default}, got {value}"
             )
         size[name] = value
     camera_id = _int_arg("render_camera_id", camera_id, -1, render["num_cameras"] - 1)

@@ -213,10 +213,13 @@ def test_render_size_and_errors():
     assert env.spec.render.height == 250 and env.spec.render.width == 160
     env.reset()
     assert env.render(env_ids=[1]).shape == (1, 250, 160, 3)
-    with pytest.raises(ValueError, match="draws 160x250 frames only"):
+    with pytest.raises(ValueError, match="draws 160x250 frames .* never enlarged"):
         envfleet.make(
-            "AirRaid-v5", render_mode="rgb_array", render_width=84, conventions="gymnasium"
+            "AirRaid-v5", render_mode="rgb_array", render_height=251, conventions="gymnasium"
         )
+    small = envfleet.make("AirRaid-v5", render_mode="rgb_array", render_width=84)
+    small.reset()
+    assert small.render().shape == (1, 250, 84, 3)  # shrunk (tests/core/test_render.py)
     with pytest.raises(ValueError, match="camera_id 0 is out of range"):
         env.render(camera_id=0)
 
