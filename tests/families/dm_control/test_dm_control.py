@@ -40,6 +40,7 @@ import pytest
 
 import envfleet
 from envfleet import registry
+from envfleet.families.dm_control import suite_task
 
 sys.path.insert(0, os.path.dirname(__file__))
 import dm_control_reference  # noqa: E402
@@ -235,9 +236,11 @@ def test_frame_stack_stacks_each_observation_entry():
     assert gym_spec.observation_space["position"].shape == (2, 8)
 
 
-def test_spaces_follow_dm_control():
-    spec = envfleet.make_spec("WalkerWalk-v1")
-    ref = dm_control_reference.load("walker", "walk", 0)
+# lqr's actuators are not ctrllimited: dm_control bounds them by +-mjMAXVAL (1e10).
+@pytest.mark.parametrize("task_id", ["WalkerWalk-v1", "LqrLqr21-v1"])
+def test_spaces_follow_dm_control(task_id):
+    spec = envfleet.make_spec(task_id)
+    ref = dm_control_reference.load(*suite_task(task_id), 0)
     # dm_control's order (Gymnasium's Dict space itself lists its keys sorted).
     assert [key.name for key in spec.obs_keys] == list(ref.observation_spec())
     for key, want in ref.observation_spec().items():
@@ -247,4 +250,7 @@ def test_spaces_follow_dm_control():
     assert spec.action_space.dtype == action.dtype == np.float64
     np.testing.assert_array_equal(spec.action_space.low, action.minimum)
     np.testing.assert_array_equal(spec.action_space.high, action.maximum)
+    dm_action = envfleet.make_dm(task_id).action_spec()
+    assert isinstance(dm_action, type(action))  # a BoundedArray, as dm_control's
+    np.testing.assert_array_equal(np.broadcast_to(dm_action.minimum, action.shape), action.minimum)
     assert spec.max_episode_steps == 1000
