@@ -204,6 +204,27 @@ def test_spec_attributes_follow_envpool():
     assert box.shape == [-1, 1] and box.minimum == -2.0 and box.maximum == 2.0
 
 
+def test_envpools_public_names_come_first_in_its_order():
+    envpool_all = [
+        "register",
+        "make",
+        "make_dm",
+        "make_gym",
+        "make_gymnasium",
+        "make_spec",
+        "list_all_envs",
+        "EnvSpec",
+        "EnvPool",
+        "DMEnvPool",
+        "GymnasiumEnvPool",
+    ]
+    assert envfleet.__all__[: len(envpool_all)] == envpool_all
+    assert all(hasattr(envfleet, name) for name in envfleet.__all__)
+    spec = envfleet.make_spec("CartPole-v1")
+    assert spec.gymnasium_observation_space == spec.observation_space
+    assert spec.gymnasium_action_space == spec.action_space
+
+
 def test_async_pool_follows_envpools_send_recv(pools):
     env = pools("Counting-v0", num_envs=4, batch_size=2, num_threads=2)
     assert env.is_async and not isinstance(env, VectorEnv)

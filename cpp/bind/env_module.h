@@ -384,9 +384,10 @@ class PyPool {
                                    : std::string(" only")))
               .c_str());
     }
-    if (!render.resizable && (width != render.width || height != render.height)) {
+    if (!render.resizable && (width > render.width || height > render.height)) {
       throw nb::value_error(("this env draws " + std::to_string(render.width) + "x" +
-                             std::to_string(render.height) + " frames only, got " +
+                             std::to_string(render.height) +
+                             " frames, shrunk to smaller sizes, never enlarged; got " +
                              std::to_string(width) + "x" + std::to_string(height))
                                 .c_str());
     }

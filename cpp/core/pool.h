@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "common/render2d/smoothscale.h"
 #include "core/action_queue.h"
 #include "core/env.h"
 #include "core/output_blocks.h"
@@ -365,9 +366,20 @@ class Pool {
   // caller waits in Render(), so only workers take them (the caller's Wait() never runs then).
   void RenderItem(const WorkItem& item) {
     try {
-      envs_[item.env_id].env->Render(
-          render_.camera_id, render_.width, render_.height,
-          render_.rgb + static_cast<size_t>(item.seq) * render_.frame_bytes);
+      uint8_t* frame = render_.rgb + static_cast<size_t>(item.seq) * render_.frame_bytes;
+      const RenderSpec& own = spec_.render;
+      if (own.resizable || (render_.width == own.width && render_.height == own.height)) {
+        envs_[item.env_id].env->Render(render_.camera_id, render_.width, render_.height, frame);
+      } else {
+        // An env whose reference draws one size only (a pygame surface, ALE's screen) and a
+        // smaller size asked for (EnvPool resizes such frames too): the reference's frame,
+        // shrunk as pygame.transform.smoothscale shrinks it. Per worker thread, reused.
+        thread_local std::vector<uint8_t> native, scratch;
+        native.resize(static_cast<size_t>(own.width) * own.height * 3);
+        envs_[item.env_id].env->Render(render_.camera_id, own.width, own.height, native.data());
+        render2d::SmoothScaleRgb(native.data(), own.width, own.height, frame, render_.width,
+                                 render_.height, &scratch);
+      }
     } catch (const std::exception& e) {
       RenderFailed(item.env_id, e.what());
     } catch (...) {

@@ -23,26 +23,28 @@ EnvPool = PoolBase
 
 __version__ = "0.1.0"
 
+# EnvPool 1.2.5's __all__ first, in its order (code written for EnvPool may check it), then
+# envfleet's own names.
 __all__ = [
-    "AutoresetMode",
-    "Conventions",
-    "DMEnvPool",
-    "DmEnvPool",
-    "EngineNotInstalledError",
-    "EnvDefinitionError",
-    "EnvError",
-    "EnvPool",
-    "EnvSpec",
-    "GymEnvPool",
-    "GymnasiumEnvPool",
-    "GymnasiumVectorEnvPool",
-    "PythonEnv",
-    "list_all_envs",
+    "register",
     "make",
     "make_dm",
     "make_gym",
     "make_gymnasium",
     "make_spec",
-    "register",
+    "list_all_envs",
+    "EnvSpec",
+    "EnvPool",
+    "DMEnvPool",
+    "GymnasiumEnvPool",
+    "AutoresetMode",
+    "Conventions",
+    "DmEnvPool",
+    "EngineNotInstalledError",
+    "EnvDefinitionError",
+    "EnvError",
+    "GymEnvPool",
+    "GymnasiumVectorEnvPool",
+    "PythonEnv",
     "register_python_env",
 ]

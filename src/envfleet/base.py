@@ -225,7 +225,7 @@ class PoolBase:
     # ---- helpers for the front ends -------------------------------------------------------
 
     def _observation(self, out: tuple, first: int = FIRST_ENV_KEY):
-        layout = self._spec.obs_layout
+        layout = self._spec.gym_obs_layout
         if layout == "single":
             return out[first]
         values = out[first : first + self._num_obs]

@@ -129,6 +129,9 @@ class Registration:
     reward_threshold: float | None = None
     # The id this one is another name for (register_alias), else None.
     alias_of: str | None = None
+    # Option values EnvPool's conventions give where the reference's differ (Atari's
+    # include_ram: EnvPool 1.2.5 always returns info["ram"], ale-py never does).
+    envpool_options: dict[str, Any] = field(default_factory=dict)
 
 
 _registry: dict[str, Registration] = {}
@@ -142,12 +145,15 @@ def register(
     *,
     family: Family | None = None,
     reward_threshold: float | None = None,
+    envpool_options: Mapping[str, Any] | None = None,
     **options: Any,
 ) -> None:
     """Registers ``task_id`` as the C++ env type ``env_type`` with default ``options``.
 
     ``max_episode_steps`` is the task's time limit (None or 0: none) and ``reward_threshold``
-    Gymnasium's "solved" score (None: none). ``family`` is the :class:`Family` whose module
+    Gymnasium's "solved" score (None: none). ``envpool_options`` are option values that
+    pools under EnvPool's conventions (the default) take in place of ``options``' and the env's
+    defaults, where EnvPool and the reference differ. ``family`` is the :class:`Family` whose module
     builds ``env_type``; left out, it is the family of the ids already registered with that
     type (so ``register("MyPong-v5", "Atari", game="pong")`` works), else the core. Options
     are checked now if the family's module is loaded, else on the first ``make``. The id is
@@ -159,11 +165,18 @@ def register(
         family = _family_of_type.get(env_type, CORE)
     module = sys.modules.get(family.module)
     types = module.env_types() if module is not None else {}
+    envpool_options = dict(envpool_options or {})
     if env_type in types:
-        _check_env_options(task_id, types[env_type], options)
+        _check_env_options(task_id, types[env_type], {**options, **envpool_options})
     _family_of_type.setdefault(env_type, family)
     _registry[task_id] = Registration(
-        task_id, env_type, max_episode_steps, dict(options), family, reward_threshold
+        task_id,
+        env_type,
+        max_episode_steps,
+        dict(options),
+        family,
+        reward_threshold,
+        envpool_options,
     )
     register_with_gymnasium(task_id, max_episode_steps, reward_threshold)
 
@@ -226,10 +239,15 @@ def make_spec(task_id: str, per_env_options: Any = None, **kwargs: Any) -> EnvSp
     for name in RENDER_ENV_OPTIONS:
         if name in defaults and pool_kwargs.get(name) is not None:
             kwargs[name] = pool_kwargs[name]
-    _check_env_options(task_id, defaults, {**reg.options, **kwargs})
-    # Every option of the env, resolved: its defaults, the task's, then the caller's.
+    conventions = Conventions.parse(pool_kwargs.get("conventions", Conventions.ENVPOOL))
+    task_options = dict(reg.options)
+    if conventions is Conventions.ENVPOOL:
+        task_options.update(reg.envpool_options)
+    _check_env_options(task_id, defaults, {**task_options, **kwargs})
+    # Every option of the env, resolved: its defaults, the task's (under the pool's
+    # conventions), then the caller's.
     env_options = {name: default for name, (_, default) in defaults.items()}
-    env_options.update(_coerce_options(defaults, {**reg.options, **kwargs}))
+    env_options.update(_coerce_options(defaults, {**task_options, **kwargs}))
     own_options = _per_env_options(
         task_id, defaults, per_env_options, pool_kwargs.get("num_envs", 1)
     )
@@ -641,10 +659,13 @@ def _render_options(
         ("render_height", height, render["height"]),
     ):
         value = default if value is None else _int_arg(name, value, 1, 16384)
-        if value != default and not render["resizable"]:
+        # A reference that draws one size (pygame, ALE) gives that frame; a smaller size is
+        # that frame shrunk (the pool, cpp/core/pool.h), as EnvPool resizes it; never enlarged.
+        if value > default and not render["resizable"]:
             raise ValueError(
-                f"{task_id} draws {render['width']}x{render['height']} frames only (as its "
-                f"reference does): {name} must be {default} or left out, got {value}"
+                f"{task_id} draws {render['width']}x{render['height']} frames (as its "
+                f"reference does), shrunk to a smaller render size but never enlarged: "
+                f"{name} must be <= {default}, got {value}"
             )
         size[name] = value
     camera_id = _int_arg("render_camera_id", camera_id, -1, render["num_cameras"] - 1)

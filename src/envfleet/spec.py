@@ -328,6 +328,16 @@ class EnvSpec:
         self.module = module  # the extension module that builds env_type
         self.obs_layout: str = core_spec["obs_layout"]
         self.obs_keys = [ArrayInfo.from_core(d) for d in core_spec["obs"]]
+        # How observations reach Gymnasium-style front ends. Under EnvPool's conventions a
+        # dict of one entry is that entry's array, EnvPool's rule ("if only one key starts
+        # with obs, it returns that space"): dm_control's from_pixels {"pixels": ...}.
+        self.gym_obs_layout: str = self.obs_layout
+        if (
+            config.conventions is Conventions.ENVPOOL
+            and self.obs_layout == "dict"
+            and len(self.obs_keys) == 1
+        ):
+            self.gym_obs_layout = "single"
         self.info_keys = [ArrayInfo.from_core(d) for d in core_spec["info"]]
         self.action_key = ArrayInfo.from_core(core_spec["action"])
         self.reward_range: tuple[float, float] = tuple(core_spec["reward_range"])
@@ -386,10 +396,20 @@ class EnvSpec:
             out[f"info:{key.name}"] = key.array_spec(per_player=key.shape == ())
         return out
 
+    @property
+    def gymnasium_observation_space(self) -> spaces.Space:
+        """``observation_space``, by EnvPool's other name for it."""
+        return self.observation_space
+
+    @property
+    def gymnasium_action_space(self) -> spaces.Space:
+        """``action_space``, by EnvPool's other name for it."""
+        return self.action_space
+
     def _observation_space(self) -> spaces.Space:
-        if self.obs_layout == "single":
+        if self.gym_obs_layout == "single":
             return self.obs_keys[0].space()
-        if self.obs_layout == "tuple":
+        if self.gym_obs_layout == "tuple":
             return spaces.Tuple([key.space() for key in self.obs_keys])
         # An OrderedDict: a plain dict would be sorted by Gymnasium, and the observations (and
         # dm_control, EnvPool) keep the env's own key order.

@@ -149,9 +149,49 @@ def test_from_pixels_outside_mujoco_says_where_it_is():
         envfleet.make("CartPole-v1", from_pixels=True)
 
 
-def test_fixed_size_envs_refuse_other_sizes():
-    with pytest.raises(ValueError, match="draws 160x210 frames only"):
-        envfleet.make_spec("Pong-v5", render_mode="rgb_array", render_height=84)
+@pytest.mark.parametrize(
+    "task_id, size",
+    [
+        ("CartPole-v1", (300, 200)),
+        ("LunarLander-v3", (64, 48)),
+        ("Pong-v5", (80, 105)),
+        ("FrozenLake-v1", (100, 37)),
+    ],
+)
+def test_fixed_size_envs_shrink_their_frames_as_pygame_smoothscale(task_id, size):
+    """A reference that draws one size (pygame, ALE): a smaller render_width / render_height
+    gives its frame shrunk by pygame.transform.smoothscale, to the byte (EnvPool resizes such
+    frames too); larger sizes are refused, here and by the pool itself."""
+    pygame = pytest.importorskip("pygame")
+    width, height = size
+    native = envfleet.make(task_id, num_envs=2, seed=3, render_mode="rgb_array")
+    small = envfleet.make(
+        task_id,
+        num_envs=2,
+        seed=3,
+        render_mode="rgb_array",
+        render_width=width,
+        render_height=height,
+    )
+    native.reset()
+    small.reset()
+    for _ in range(3):
+        frames, shrunk = native.render(env_ids=[0, 1]), small.render(env_ids=[0, 1])
+        assert shrunk.shape == (2, height, width, 3)
+        for big, got in zip(frames, shrunk, strict=True):
+            surface = pygame.surfarray.make_surface(big.transpose(1, 0, 2))
+            want = pygame.surfarray.array3d(pygame.transform.smoothscale(surface, size))
+            np.testing.assert_array_equal(got, want.transpose(1, 0, 2))
+        action = np.stack([native.action_space.sample() for _ in range(2)])
+        native.step(action)
+        small.step(action)
+    spec = native.spec.render
+    with pytest.raises(ValueError, match="never enlarged: render_width must be <= "):
+        envfleet.make_spec(task_id, render_mode="rgb_array", render_width=spec.width + 1)
+    with pytest.raises(ValueError, match="shrunk to smaller sizes, never enlarged"):
+        native._pool.render([0], -1, spec.width, spec.height + 1)
+    native.close()
+    small.close()
 
 
 def test_a_render_error_names_the_env(counting):

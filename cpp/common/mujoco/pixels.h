@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "common/mujoco/state_stack.h"
 #include "core/env.h"
 #include "core/spec.h"
 
@@ -43,7 +44,8 @@ struct PixelOptions {
 inline PixelOptions ReadPixelOptions(const Config& config, int num_cameras) {
   const auto get = [&config](const char* key) { return config.Get<int64_t>(key); };
   const int64_t width = get("render_width"), height = get("render_height");
-  const int64_t camera = get("render_camera_id"), stack = get("frame_stack");
+  const int64_t camera = get("render_camera_id");
+  const int stack = ReadFrameStack(config);
   constexpr int64_t kMaxSide = 16384;
   if (width < 1 || height < 1 || width > kMaxSide || height > kMaxSide) {
     throw std::invalid_argument("from_pixels: render_width and render_height must be in 1.." +
@@ -56,11 +58,7 @@ inline PixelOptions ReadPixelOptions(const Config& config, int num_cameras) {
                                                  : std::string(" (the model has no camera)")) +
                                 ", got " + std::to_string(camera));
   }
-  if (stack < 1 || stack > 64) {
-    throw std::invalid_argument("frame_stack must be in 1..64, got " + std::to_string(stack));
-  }
-  return {static_cast<int>(width), static_cast<int>(height), static_cast<int>(camera),
-          static_cast<int>(stack)};
+  return {static_cast<int>(width), static_cast<int>(height), static_cast<int>(camera), stack};
 }
 
 // The spec of task E with pixel observations: the task's info and action, "pixels" as the one

@@ -7,6 +7,10 @@
 // cpp/common/numpy/math.h). Every step turns the state into float64 (np.append with the torque, a
 // Python float or int, promotes to float64), and from then on np.cos / np.sin are libm's on
 // doubles. Render() draws AcrobotEnv.render()'s rgb_array frame, with the same two kinds.
+//
+// include_state (EnvPool's info, off by default as Gymnasium's info is empty; EnvPool's
+// conventions turn it on, src/envfleet/families/classic_control.py) adds info["state"]: the two
+// link angles (theta1, theta2) as float32, as EnvPool 1.2.5's Acrobot reports them.
 #ifndef ENVFLEET_FAMILIES_CLASSIC_CONTROL_ACROBOT_H_
 #define ENVFLEET_FAMILIES_CLASSIC_CONTROL_ACROBOT_H_
 
@@ -25,21 +29,25 @@ namespace envfleet::classic_control {
 
 class AcrobotEnv : public Env {
  public:
-  static Config DefaultConfig() { return {}; }
+  static Config DefaultConfig() { return {{"include_state", false}}; }
 
-  static EnvSpec Spec(const Config&) {
+  static EnvSpec Spec(const Config& config) {
     // high = np.array([1.0, 1.0, 1.0, 1.0, MAX_VEL_1, MAX_VEL_2], dtype=np.float32)
     const double v1 = static_cast<float>(kMaxVel1);
     const double v2 = static_cast<float>(kMaxVel2);
     EnvSpec spec;
     spec.obs = {Box("obs", DType::kFloat32, {6}, {-1.0, -1.0, -1.0, -1.0, -v1, -v2},
                     {1.0, 1.0, 1.0, 1.0, v1, v2})};
+    if (config.Get<bool>("include_state")) {
+      spec.info = {Box("state", DType::kFloat32, {2}, {}, {})};
+    }
     spec.action = Discrete("action", 3);
     spec.render = {kScreenDim, kScreenDim, /*resizable=*/false, /*fps=*/15, /*num_cameras=*/0};
     return spec;
   }
 
-  AcrobotEnv(const Config&, uint64_t seed) : Env(seed) {}
+  AcrobotEnv(const Config& config, uint64_t seed)
+      : Env(seed), include_state_(config.Get<bool>("include_state")) {}
 
   void Reset() override {
     // np_random.uniform(low=-0.1, high=0.1, size=(4,)).astype(np.float32)
@@ -100,6 +108,11 @@ class AcrobotEnv : public Env {
     }
     obs[4] = static_cast<float>(state_[2]);
     obs[5] = static_cast<float>(state_[3]);
+    if (include_state_) {
+      float* angles = out.Get<float>(1);
+      angles[0] = static_cast<float>(state_[0]);
+      angles[1] = static_cast<float>(state_[1]);
+    }
   }
 
   void Render(int, int width, int height, uint8_t* rgb) override {
@@ -123,6 +136,8 @@ class AcrobotEnv : public Env {
   static constexpr double kMaxVel1 = 4 * M_PI;
   static constexpr double kMaxVel2 = 9 * M_PI;
   static constexpr bool kBook = true;  // book_or_nips = "book"
+
+  bool include_state_;
 
   // _dsdt(s_augmented) with s_augmented = (s, a); writes (dtheta1, dtheta2, ddtheta1,
   // ddtheta2). Operations in the reference's order; `x**2` on np.float64 is libm pow.

@@ -228,9 +228,10 @@ inline RenderSpec TaskRenderSpec(const mjModel* m, double control_timestep) {
 }
 
 // A task's spec: its observation entries as a dict, in dm_control's OrderedDict order; its
-// action: float64, one value per actuator, bounded by the ctrlrange where ctrllimited
-// (mujoco.action_spec), else unbounded; and what it renders (control_timestep as the env's
-// constructor takes it). from_pixels replaces the entries (module.cc, pixels.h).
+// action: float64, one value per actuator, bounded by the ctrlrange where ctrllimited, else by
+// +-mjMAXVAL (1e10), as dm_control.mujoco.action_spec bounds it (lqr's actuators); and what it
+// renders (control_timestep as the env's constructor takes it). from_pixels replaces the
+// entries (module.cc, pixels.h).
 inline EnvSpec TaskSpec(const mjModel* m, const std::vector<ObsKey>& obs, double control_timestep) {
   EnvSpec spec;
   for (const ObsKey& key : obs) {
@@ -242,8 +243,8 @@ inline EnvSpec TaskSpec(const mjModel* m, const std::vector<ObsKey>& obs, double
   std::vector<double> low, high;
   for (int i = 0; i < m->nu; ++i) {
     const bool limited = m->actuator_ctrllimited[i] != 0;
-    low.push_back(limited ? m->actuator_ctrlrange[2 * i] : -INFINITY);
-    high.push_back(limited ? m->actuator_ctrlrange[2 * i + 1] : INFINITY);
+    low.push_back(limited ? m->actuator_ctrlrange[2 * i] : -mjMAXVAL);
+    high.push_back(limited ? m->actuator_ctrlrange[2 * i + 1] : mjMAXVAL);
   }
   spec.action = Box("action", DType::kFloat64, {m->nu}, low, high);
   spec.render = TaskRenderSpec(m, control_timestep);

@@ -10,6 +10,7 @@
 #include "bind/env_module.h"
 #include "bind/error_text.h"
 #include "common/mujoco/pixels.h"
+#include "common/mujoco/state_stack.h"
 #include "core/registry.h"
 #include "families/dm_control/acrobot.h"
 #include "families/dm_control/ball_in_cup.h"
@@ -35,19 +36,27 @@ namespace envfleet {
 namespace {
 
 // A domain's env type; from_pixels=True wraps its tasks in PixelEnv (pixels.h), whose one
-// observation "pixels" replaces the task's entries.
+// observation "pixels" replaces the task's entries; otherwise frame_stack > 1 wraps them in
+// StateStackEnv (state_stack.h), which stacks each entry.
 template <typename E>
 EnvType MakeDmControlType() {
   return MakeCheckedType(
       E::DefaultConfig(),
       [](const Config& config) {
         EnvSpec spec = E::Spec(config);
-        if (config.Get<bool>("from_pixels")) spec = mujoco::PixelSpec(std::move(spec), config);
+        if (config.Get<bool>("from_pixels")) return mujoco::PixelSpec(std::move(spec), config);
+        const int frame_stack = mujoco::ReadFrameStack(config);
+        if (frame_stack > 1) spec = mujoco::StateStackSpec(std::move(spec), frame_stack);
         return spec;
       },
       [](const Config& config, uint64_t seed) -> std::unique_ptr<Env> {
         if (config.Get<bool>("from_pixels")) {
           return std::make_unique<mujoco::PixelEnv<E>>(config, seed);
+        }
+        const int frame_stack = mujoco::ReadFrameStack(config);
+        if (frame_stack > 1) {
+          return std::make_unique<mujoco::StateStackEnv<E>>(E::Spec(config), frame_stack, config,
+                                                            seed);
         }
         return std::make_unique<E>(config, seed);
       });

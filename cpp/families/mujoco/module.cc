@@ -10,6 +10,7 @@
 #include "bind/env_module.h"
 #include "bind/error_text.h"
 #include "common/mujoco/pixels.h"
+#include "common/mujoco/state_stack.h"
 #include "core/registry.h"
 #include "families/mujoco/ant.h"
 #include "families/mujoco/half_cheetah_swimmer.h"
@@ -24,7 +25,8 @@ namespace {
 
 // A version of a robot: its published options (those the version's Gymnasium constructor
 // takes, and envfleet's own) and the fixed values of the others, filled in before the env sees
-// its config. from_pixels=True wraps the task in PixelEnv (pixels.h).
+// its config. from_pixels=True wraps the task in PixelEnv (pixels.h); otherwise frame_stack > 1
+// wraps it in StateStackEnv (state_stack.h).
 template <typename E>
 EnvType MakeMujocoType(int version) {
   return MakeCheckedType(
@@ -32,13 +34,20 @@ EnvType MakeMujocoType(int version) {
       [version](const Config& config) {
         const Config full = mujoco::FullConfig<E>(config, version);
         EnvSpec spec = E::Spec(full, version);
-        if (full.Get<bool>("from_pixels")) spec = mujoco::PixelSpec(std::move(spec), full);
+        if (full.Get<bool>("from_pixels")) return mujoco::PixelSpec(std::move(spec), full);
+        const int frame_stack = mujoco::ReadFrameStack(full);
+        if (frame_stack > 1) spec = mujoco::StateStackSpec(std::move(spec), frame_stack);
         return spec;
       },
       [version](const Config& config, uint64_t seed) -> std::unique_ptr<Env> {
         const Config full = mujoco::FullConfig<E>(config, version);
         if (full.Get<bool>("from_pixels")) {
           return std::make_unique<mujoco::PixelEnv<E>>(full, seed, version);
+        }
+        const int frame_stack = mujoco::ReadFrameStack(full);
+        if (frame_stack > 1) {
+          return std::make_unique<mujoco::StateStackEnv<E>>(E::Spec(full, version), frame_stack,
+                                                            full, seed, version);
         }
         return std::make_unique<E>(full, seed, version);
       });

@@ -66,4 +66,7 @@ for _game in GAMES:
         max_episode_steps=27000,
         game=_game,
         rom_dir=_ROM_DIR,
+        # EnvPool 1.2.5 always returns the 128 bytes of RAM as info["ram"]; ale-py's envs
+        # (and so Gymnasium's conventions) do not.
+        envpool_options={"include_ram": True},
     )

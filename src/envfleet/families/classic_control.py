@@ -25,7 +25,14 @@ register(
 register("Pendulum-v1", "Pendulum", max_episode_steps=200, assets_dir=ASSETS_DIR)
 # EnvPool's id: gym <= 0.20's Pendulum, whose integration order differs (pendulum.h).
 register("Pendulum-v0", "Pendulum", max_episode_steps=200, version=0, assets_dir=ASSETS_DIR)
-register("Acrobot-v1", "Acrobot", max_episode_steps=500, reward_threshold=-100.0)
+# EnvPool 1.2.5's Acrobot reports info["state"] (the link angles); Gymnasium's info is empty.
+register(
+    "Acrobot-v1",
+    "Acrobot",
+    max_episode_steps=500,
+    reward_threshold=-100.0,
+    envpool_options={"include_state": True},
+)
 
 # EnvPool's other names of the same tasks (in Gymnasium, phys2d/ names its JAX ports).
 register_alias("phys2d/CartPole-v0", "CartPole-v0")

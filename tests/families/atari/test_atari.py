@@ -213,10 +213,13 @@ def test_render_size_and_errors():
     assert env.spec.render.height == 250 and env.spec.render.width == 160
     env.reset()
     assert env.render(env_ids=[1]).shape == (1, 250, 160, 3)
-    with pytest.raises(ValueError, match="draws 160x250 frames only"):
+    with pytest.raises(ValueError, match="draws 160x250 frames .* never enlarged"):
         envfleet.make(
-            "AirRaid-v5", render_mode="rgb_array", render_width=84, conventions="gymnasium"
+            "AirRaid-v5", render_mode="rgb_array", render_height=251, conventions="gymnasium"
         )
+    small = envfleet.make("AirRaid-v5", render_mode="rgb_array", render_width=84)
+    small.reset()
+    assert small.render().shape == (1, 250, 84, 3)  # shrunk (tests/core/test_render.py)
     with pytest.raises(ValueError, match="camera_id 0 is out of range"):
         env.render(camera_id=0)
 
@@ -384,6 +387,25 @@ def test_ram(tmp_path):
     assert "ram" not in envfleet.make("Pong-v5", conventions="gymnasium").reset()[1]
 
 
+def test_ram_is_in_every_info_under_envpools_conventions():
+    # EnvPool 1.2.5 always returns info["ram"] (uint8, 128): so does the default pool, with
+    # the RAM that include_ram=True gives under Gymnasium's conventions.
+    actions = random_actions("Pong-v5", 2, 20, 5)
+    theirs = run_envfleet("Pong-v5", 7, actions, include_ram=True)
+    env = envfleet.make_gym("Pong-v5", num_envs=2, seed=7)
+    assert env.spec.state_array_spec["info:ram"].shape == [128]
+    _, info = env.reset()
+    rams = [info["ram"].copy()]
+    for t in range(actions.shape[1]):
+        info = env.step(actions[:, t])[-1]
+        assert info["ram"].dtype == np.uint8 and info["ram"].shape == (2, 128)
+        rams.append(info["ram"].copy())
+    for i in range(2):
+        np.testing.assert_array_equal(np.stack(rams)[:, i], theirs[i]["ram"])
+    assert "ram" in envfleet.make_dm("Pong-v5").reset().observation._fields
+    assert "ram" not in envfleet.make_gym("Pong-v5", include_ram=False).reset()[1]
+
+
 def test_spec_and_defaults():
     spec = envfleet.make_spec("Pong-v5")
     assert spec.observation_space.shape == (4, 84, 84)
@@ -407,10 +429,12 @@ def test_spec_and_defaults():
         full_action_space=False,
         mode=-1,
         difficulty=-1,
-        include_ram=False,
+        include_ram=True,  # EnvPool's conventions (the default): EnvPool always has info["ram"]
         game="pong",
     )
     assert {k: opts[k] for k in expected} == expected
+    gymnasium_spec = envfleet.make_spec("Pong-v5", conventions="gymnasium")
+    assert gymnasium_spec.config.env_options["include_ram"] is False  # as ale-py
     assert envfleet.make_spec("Pong-v5", gray_scale=False).observation_space.shape == (12, 84, 84)
     assert envfleet.make_spec("Pong-v5", full_action_space=True).action_space.n == 18
     assert envfleet.make_spec("Breakout-v5").action_space.n == 4

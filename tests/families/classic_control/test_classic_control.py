@@ -230,10 +230,35 @@ def test_options_match_constructor(task_id: str):
             os.path.dirname(gymnasium.__file__), "envs", "classic_control", "assets"
         )
         assert defaults.pop("version") == 1
+    if task_id == "Acrobot-v1":  # EnvPool's info["state"]: on under EnvPool's conventions
+        assert defaults.pop("include_state") is True
     assert set(defaults) == set(params)
     for option, default in params.items():
         assert defaults[option] == default, option
         envfleet.make_spec(task_id, **{option: default})  # Gymnasium's default is accepted
+
+
+def test_acrobot_state_info_is_envpools():
+    """EnvPool 1.2.5's Acrobot info["state"]: the link angles (theta1, theta2) as float32, here
+    under EnvPool's conventions (the default); Gymnasium's conventions keep its empty info."""
+    seed, steps = 5, 300
+    ours = envfleet.make("Acrobot-v1", num_envs=1, seed=seed)
+    ref = gymnasium.make("Acrobot-v1")
+    assert ours.spec.state_array_spec["info:state"].shape == [2]
+    _, info = ours.reset()
+    ref.reset(seed=seed)
+    actions = np.random.default_rng(0).integers(0, 3, steps)
+    for t in range(steps):
+        want = np.asarray(ref.unwrapped.state[:2], dtype=np.float32)
+        assert info["state"].dtype == np.float32
+        np.testing.assert_array_equal(info["state"][0], want, err_msg=f"step {t}")
+        _, _, terminated, truncated, info = ours.step(actions[t : t + 1])
+        _, _, ref_terminated, ref_truncated, _ = ref.step(actions[t])
+        if ref_terminated or ref_truncated:
+            break
+    ours.close()
+    assert "state" not in envfleet.make("Acrobot-v1", conventions="gymnasium").reset()[1]
+    assert "state" not in envfleet.make("Acrobot-v1", include_state=False).reset()[1]
 
 
 @pytest.mark.parametrize("task_id", TASK_IDS)

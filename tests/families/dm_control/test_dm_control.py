@@ -40,6 +40,7 @@ import pytest
 
 import envfleet
 from envfleet import registry
+from envfleet.families.dm_control import suite_task
 
 sys.path.insert(0, os.path.dirname(__file__))
 import dm_control_reference  # noqa: E402
@@ -202,9 +203,44 @@ def test_bad_options_and_seeds_are_refused_clearly():
     env.close()
 
 
-def test_spaces_follow_dm_control():
-    spec = envfleet.make_spec("WalkerWalk-v1")
-    ref = dm_control_reference.load("walker", "walk", 0)
+def test_frame_stack_stacks_each_observation_entry():
+    """frame_stack=k without from_pixels (EnvPool 1.2.5's option): every entry holds its last
+    k values, oldest first, (k, *shape) (a scalar entry: (k,)); a reset fills the stack."""
+    k = 4
+    plain = envfleet.make_dm("WalkerWalk-v1", num_envs=1, seed=0)
+    stacked = envfleet.make_dm("WalkerWalk-v1", num_envs=1, seed=0, frame_stack=k)
+    spec = stacked.observation_spec()
+    assert (spec.orientations.shape, spec.height.shape, spec.velocity.shape) == (
+        (k, 14),
+        (k,),
+        (k, 9),
+    )
+    names = ("orientations", "height", "velocity")
+    ts = plain.reset()
+    got = stacked.reset()
+    history = {name: [getattr(ts.observation, name)[0]] * k for name in names}
+    actions = np.random.default_rng(2).uniform(-1, 1, (30, 1, 6))
+    for t in range(len(actions) + 1):
+        for name in names:
+            np.testing.assert_array_equal(
+                getattr(got.observation, name)[0], np.stack(history[name]), err_msg=f"{t} {name}"
+            )
+        if t == len(actions):
+            break
+        ts = plain.step(actions[t])
+        got = stacked.step(actions[t])
+        assert got.reward[0] == ts.reward[0]
+        for name in names:
+            history[name] = history[name][1:] + [getattr(ts.observation, name)[0]]
+    gym_spec = envfleet.make_spec("CheetahRun-v1", frame_stack=2)
+    assert gym_spec.observation_space["position"].shape == (2, 8)
+
+
+# lqr's actuators are not ctrllimited: dm_control bounds them by +-mjMAXVAL (1e10).
+@pytest.mark.parametrize("task_id", ["WalkerWalk-v1", "LqrLqr21-v1"])
+def test_spaces_follow_dm_control(task_id):
+    spec = envfleet.make_spec(task_id)
+    ref = dm_control_reference.load(*suite_task(task_id), 0)
     # dm_control's order (Gymnasium's Dict space itself lists its keys sorted).
     assert [key.name for key in spec.obs_keys] == list(ref.observation_spec())
     for key, want in ref.observation_spec().items():
@@ -214,4 +250,7 @@ def test_spaces_follow_dm_control():
     assert spec.action_space.dtype == action.dtype == np.float64
     np.testing.assert_array_equal(spec.action_space.low, action.minimum)
     np.testing.assert_array_equal(spec.action_space.high, action.maximum)
+    dm_action = envfleet.make_dm(task_id).action_spec()
+    assert isinstance(dm_action, type(action))  # a BoundedArray, as dm_control's
+    np.testing.assert_array_equal(np.broadcast_to(dm_action.minimum, action.shape), action.minimum)
     assert spec.max_episode_steps == 1000

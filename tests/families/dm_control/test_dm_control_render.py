@@ -165,6 +165,28 @@ def test_gymnasium_front_end_pixels():
     obs, _ = env.reset()
     assert obs["pixels"].shape == (2, 3, 24, 32) and obs["pixels"].dtype == np.uint8
     env.close()
+    # EnvPool's conventions (the default): its one entry is the observation, as in EnvPool; the
+    # dm_env front end keeps the field.
+    pool = envfleet.make(
+        "CheetahRun-v1", num_envs=2, from_pixels=True, render_width=32, render_height=24
+    )
+    assert (
+        pool.observation_space
+        == envfleet.make_spec(
+            "CheetahRun-v1", from_pixels=True, render_width=32, render_height=24
+        ).gymnasium_observation_space
+    )
+    assert pool.observation_space.shape == (3, 24, 32)
+    pixels, _ = pool.reset()
+    assert pixels.shape == (2, 3, 24, 32)
+    np.testing.assert_array_equal(pixels, obs["pixels"])  # the same seed, the same frames
+    pool.close()
+    assert envfleet.make_dm("CheetahRun-v1", from_pixels=True).reset().observation.pixels.shape == (
+        1,
+        3,
+        84,
+        84,
+    )
 
 
 def test_bad_pixel_options_and_cameras():

@@ -653,6 +653,42 @@ def test_async_matches_sync_per_env():
             assert got[i][t][1] == want[i][t][1]
 
 
+def test_frame_stack_stacks_the_state_observation():
+    """frame_stack=k without from_pixels (EnvPool 1.2.5's option): the observation is the last k
+    observations of the unstacked task, oldest first, (k, *shape); a reset, explicit or after a
+    termination, fills the stack with its observation. Info and rewards are the task's."""
+    task_id, n, k, steps = "Hopper-v5", 2, 3, 80  # Hopper falls within 80 random steps
+    space = envfleet.make_spec(task_id).action_space
+    actions = np.random.default_rng(4).uniform(space.low, space.high, (steps, n, *space.shape))
+    plain = envfleet.make(task_id, num_envs=n, seed=3)
+    stacked = envfleet.make(task_id, num_envs=n, seed=3, frame_stack=k)
+    assert stacked.observation_space.shape == (k, *plain.observation_space.shape)
+    assert envfleet.make_dm(task_id, frame_stack=k).observation_spec().obs.shape == (k, 11)
+    obs, _ = plain.reset()
+    got, _ = stacked.reset()
+    history = [[o] * k for o in obs]
+    resets = 0
+    for t in range(steps):
+        obs, reward, terminated, truncated, info = plain.step(actions[t].astype(np.float32))
+        got, reward_s, terminated_s, truncated_s, info_s = stacked.step(
+            actions[t].astype(np.float32)
+        )
+        for i in range(n):
+            first = info["elapsed_step"][i] == 0  # the autoreset after an ended episode
+            resets += first
+            history[i] = [obs[i]] * k if first else history[i][1:] + [obs[i]]
+            np.testing.assert_array_equal(got[i], np.stack(history[i]), err_msg=f"{t} {i}")
+        np.testing.assert_array_equal(reward_s, reward)
+        np.testing.assert_array_equal(terminated_s, terminated)
+        for key in info:
+            if key != "players":
+                np.testing.assert_array_equal(info_s[key], info[key], err_msg=key)
+    assert resets > 0
+    assert envfleet.make_spec(task_id, frame_stack=1).observation_space.shape == (11,)
+    with pytest.raises(ValueError, match="frame_stack must be in 1..64"):
+        envfleet.make_spec(task_id, frame_stack=0)
+
+
 def test_every_task_makes_resets_and_steps():
     for task_id in TASK_IDS:
         for env_type in ("gymnasium", "dm", "gym"):
