@@ -284,7 +284,9 @@ class Pool {
     Block* block = slot.load(std::memory_order_relaxed);
     Block* fresh = arena_->Acquire();
     fresh->Prepare(0);
-    slot.store(fresh, std::memory_order_relaxed);
+    // Release: a worker that finds `fresh` here (Claim) must see it prepared, and every use of
+    // this block before it was recycled (its last rows, Python's reads) as done.
+    slot.store(fresh, std::memory_order_release);
     ++head_;
     const int32_t* ids = reinterpret_cast<const int32_t*>(block->key_bases[kEnvId]);
     for (int64_t row = block->first_row; row < options_.batch_size; ++row) {
@@ -481,7 +483,7 @@ class Pool {
   void Claim(const WorkItem& item, Block** block, int64_t* row) {
     int64_t seq = item.seq >= 0 ? item.seq : next_seq_.fetch_add(1, std::memory_order_relaxed);
     const int64_t b = options_.batch_size;
-    *block = ring_[(seq / b) % ring_size_].load(std::memory_order_relaxed);
+    *block = ring_[(seq / b) % ring_size_].load(std::memory_order_acquire);  // see Deliver()
     *row = seq % b;
   }
 

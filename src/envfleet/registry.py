@@ -176,7 +176,7 @@ def register(
         dict(options),
         family,
         reward_threshold,
-        envpool_options,
+        envpool_options=envpool_options,
     )
     register_with_gymnasium(task_id, max_episode_steps, reward_threshold)
 
