@@ -12,6 +12,25 @@ if(NOT CMAKE_BUILD_TYPE)
   set(CMAKE_BUILD_TYPE Release)
 endif()
 
+# ENVFLEET_SANITIZE: sanitizers to build with, e.g. "address,undefined" or "thread" (a CMake list
+# works too); empty, as for every shipped build, by default. .ci/sanitizers.sh uses it for the
+# modules and the C++ tests. It applies to every target defined after this point, the engines
+# compiled from source and nanobind included, so a report shows the whole stack. UBSan does not
+# recover (-fno-sanitize-recover): its first report ends the process with an error, as ASan's
+# and TSan's (halt_on_error=1) do. The sanitizer runtime must come first in the process: a
+# Python that imports such a module needs LD_PRELOAD=$(g++ -print-file-name=libasan.so) (or
+# libtsan.so). A sanitized build is for checking, not speed: -O1 (after the build type's flags,
+# so it wins) compiles much faster than -O3 and is what the sanitizers' manuals advise; -g1
+# gives reports file:line.
+set(ENVFLEET_SANITIZE "" CACHE STRING "Sanitizers for every target, e.g. address,undefined or thread")
+if(ENVFLEET_SANITIZE)
+  string(REPLACE ";" "," _envfleet_sanitizers "${ENVFLEET_SANITIZE}")
+  add_compile_options(-fsanitize=${_envfleet_sanitizers} -fno-sanitize-recover=all
+                      -fno-omit-frame-pointer -O1 -g1)
+  add_link_options(-fsanitize=${_envfleet_sanitizers})
+  message(STATUS "envfleet: sanitized build (-fsanitize=${_envfleet_sanitizers})")
+endif()
+
 find_package(Python 3.11 REQUIRED COMPONENTS Interpreter Development.Module)
 find_package(Threads REQUIRED)
 
@@ -37,7 +56,11 @@ target_link_libraries(envfleet_core INTERFACE Threads::Threads)
 # and the pool's hot loops, not only bindings (-Os left CarRacing's pixel loops as calls and
 # byte-wise copies). -O3 keeps every result: no fast-math, and -ffp-contract=off.
 function(envfleet_add_module name)
-  nanobind_add_module(${name} NB_STATIC NOMINSIZE ${ARGN})
+  set(_keep_symbols "")
+  if(ENVFLEET_SANITIZE)
+    set(_keep_symbols NOSTRIP)  # nanobind strips Release modules; reports need their symbols
+  endif()
+  nanobind_add_module(${name} NB_STATIC NOMINSIZE ${_keep_symbols} ${ARGN})
   target_include_directories(${name} PRIVATE ${NUMPY_INCLUDE_DIR})
   target_link_libraries(${name} PRIVATE envfleet_core)
 endfunction()

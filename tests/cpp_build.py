@@ -8,7 +8,8 @@ directory if the repository is not writable) and is kept between sessions, so a 
 a C++ change rebuilds only what changed (CMake + Ninja if installed, else Makefiles). A failed
 configure or build fails the tests that need it, with the compiler's output: it never skips.
 ``ENVFLEET_TEST_BUILD_DIR`` overrides the directory, ``ENVFLEET_TEST_BUILD_JOBS`` the number of
-parallel compile jobs (default: the usable cores).
+parallel compile jobs (default: the usable cores), and ``ENVFLEET_SANITIZE`` (e.g. ``thread``)
+builds both targets with sanitizers (cpp/envfleet.cmake; .ci/sanitizers.sh sets all three).
 """
 
 from __future__ import annotations
@@ -53,7 +54,10 @@ def _tool(name: str) -> str | None:
 
 
 def _run(cmd: list[str], what: str) -> None:
-    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
+    # The build tools never run under a sanitizer runtime preloaded for this interpreter
+    # (.ci/sanitizers.sh runs the tests with LD_PRELOAD=libasan/libtsan).
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         output = (proc.stdout + proc.stderr)[-20000:]
         raise RuntimeError(
@@ -79,8 +83,11 @@ def _configure(directory: str) -> None:
     # Configure from scratch when the interpreter or the generator changed (a cache made for
     # another venv or generator cannot be reused); otherwise `cmake --build` re-runs the
     # configure step by itself whenever a CMakeLists.txt changed.
+    sanitize = os.environ.get("ENVFLEET_SANITIZE", "")
     stamp = os.path.join(directory, "envfleet-configured-with.txt")
     wanted = f"{sys.executable}\n{generator}\n{ninja or ''}\n"
+    if sanitize:  # a line only then, so that existing unsanitized builds stay configured
+        wanted += f"{sanitize}\n"
     if os.path.exists(stamp):
         with open(stamp) as f:
             if f.read() == wanted:
@@ -89,6 +96,7 @@ def _configure(directory: str) -> None:
         shutil.rmtree(directory)
     cmd = [cmake, "-S", SOURCE, "-B", directory, "-G", generator]
     cmd.append(f"-DPython_EXECUTABLE={sys.executable}")
+    cmd.append(f"-DENVFLEET_SANITIZE={sanitize}")
     if ninja:
         cmd.append(f"-DCMAKE_MAKE_PROGRAM={ninja}")
     _run(cmd, "configuring tests/cpp")

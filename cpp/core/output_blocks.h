@@ -4,11 +4,12 @@
 // elapsed_step, then the env's obs and info keys). Workers claim rows with one atomic
 // fetch_add on a global sequence number: row = seq % batch_size of logical block
 // seq / batch_size. A small ring maps logical blocks to physical ones. Physical blocks come
-// from a free list that only the Python thread touches (under the GIL), so recycling needs
-// no lock: recv() hands a block to Python, Python's arrays keep it leased, and the lease
-// ends in the capsule destructor when the last array is freed. A block is therefore never
-// overwritten while a user holds an array that views it, and in steady state no block is
-// allocated.
+// from a free list: recv() hands a block to Python, Python's arrays keep it leased, and the
+// lease ends in the capsule destructor when the last array is freed. A block is therefore
+// never overwritten while a user holds an array that views it, and in steady state no block
+// is allocated. The free list has a lock of its own: leases end under the GIL, but the pool's
+// plain-C callers (env.xla()'s handlers, cpp/bind/pool_api.h) take and return blocks without
+// it, on XLA's threads, while Python threads may be freeing arrays of the same pool.
 #ifndef ENVFLEET_CORE_OUTPUT_BLOCKS_H_
 #define ENVFLEET_CORE_OUTPUT_BLOCKS_H_
 
@@ -17,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -80,30 +82,38 @@ class BlockArena {
 
   const BlockLayout& layout() const { return layout_; }
 
-  // Python thread only (GIL held).
+  // The pool's caller: the Python thread, or a plain-C caller holding the pool's lock.
   Block* Acquire() {
+    std::lock_guard<std::mutex> lock(mutex_);
     if (free_.empty()) Grow();
     Block* block = free_.back();
     free_.pop_back();
     return block;
   }
-  // Python thread only (GIL held): a block whose results were dropped, or never handed out.
-  void Recycle(Block* block) { free_.push_back(block); }
+  // A block whose results were dropped, or never handed out.
+  void Recycle(Block* block) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_.push_back(block);
+  }
 
   // A lease keeps the arena alive; ending the last lease of a closed pool frees everything.
-  void AddRef() { ++refs_; }
+  void AddRef() { refs_.fetch_add(1, std::memory_order_relaxed); }
   void Release() {
-    if (--refs_ == 0) delete this;
+    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
   }
   // Called from the NumPy capsule destructor (GIL held) when the last array is freed.
   void EndLease(Block* block) {
-    free_.push_back(block);
+    Recycle(block);
     Release();
   }
 
-  size_t num_blocks() const { return blocks_.size(); }
+  size_t num_blocks() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return blocks_.size();
+  }
 
  private:
+  // mutex_ held.
   void Grow() {
     auto block = std::make_unique<Block>();
     block->arena = this;
@@ -116,9 +126,10 @@ class BlockArena {
   }
 
   BlockLayout layout_;
+  mutable std::mutex mutex_;  // guards blocks_ and free_
   std::vector<std::unique_ptr<Block>> blocks_;
   std::vector<Block*> free_;
-  int64_t refs_ = 1;
+  std::atomic<int64_t> refs_{1};
 };
 
 }  // namespace envfleet
