@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The sanitizer steps (issue #17), meant to run after the test suite (.ci/run does not call them
-# yet: run by hand in the venv the test command made), in the same environment
+# The sanitizer steps (issue #17): .ci/run calls this after the test suite, in the venv the test
+# command made (run it by hand the same way), in the same environment
 # (a venv with envfleet's test extras: cmake, ninja, nanobind, pytest). Two builds of envfleet's
 # C++ with ENVFLEET_SANITIZE (cpp/envfleet.cmake), each under build/sanitize/:
 #
