@@ -55,10 +55,13 @@ target_link_libraries(envfleet_core INTERFACE Threads::Threads)
 # NOMINSIZE: nanobind otherwise compiles a module's sources with -Os, and ours hold the envs
 # and the pool's hot loops, not only bindings (-Os left CarRacing's pixel loops as calls and
 # byte-wise copies). -O3 keeps every result: no fast-math, and -ffp-contract=off.
+# Profiles (perf report) and sanitizer reports need the modules' symbols, which nanobind strips
+# from Release modules.
+option(ENVFLEET_KEEP_SYMBOLS "Keep the extension modules' symbols (for profiling)" OFF)
 function(envfleet_add_module name)
   set(_keep_symbols "")
-  if(ENVFLEET_SANITIZE)
-    set(_keep_symbols NOSTRIP)  # nanobind strips Release modules; reports need their symbols
+  if(ENVFLEET_SANITIZE OR ENVFLEET_KEEP_SYMBOLS)
+    set(_keep_symbols NOSTRIP)
   endif()
   nanobind_add_module(${name} NB_STATIC NOMINSIZE ${_keep_symbols} ${ARGN})
   target_include_directories(${name} PRIVATE ${NUMPY_INCLUDE_DIR})

@@ -316,7 +316,7 @@ class PyPool {
     CheckOpen();
     Ids ids = CheckIds(env_id, action, /*reset=*/false);
     CopyActions(action, ids);
-    pool_->Enqueue(ids.data, ids.count, /*reset=*/false, /*seal=*/false, /*reserve=*/0);
+    pool_->Enqueue(ids.data, ids.count, /*reset=*/false, /*seal=*/false, /*caller_waits=*/false);
   }
 
   nb::object Recv() {
@@ -332,7 +332,7 @@ class PyPool {
     Ids ids = CheckIds(env_id, action, /*reset=*/false);
     CheckFillable("step()", ids.count);
     CopyActions(action, ids);
-    pool_->Enqueue(ids.data, ids.count, /*reset=*/false, /*seal=*/true, Reserve(ids.count));
+    pool_->Enqueue(ids.data, ids.count, /*reset=*/false, /*seal=*/true, /*caller_waits=*/true);
     return WaitAndDeliver();
   }
 
@@ -342,7 +342,7 @@ class PyPool {
     DropInterruptedBatches();
     Ids ids = CheckIds(env_id, nb::none(), /*reset=*/true);
     CheckFillable("reset()", ids.count);
-    pool_->Enqueue(ids.data, ids.count, /*reset=*/true, /*seal=*/true, Reserve(ids.count));
+    pool_->Enqueue(ids.data, ids.count, /*reset=*/true, /*seal=*/true, /*caller_waits=*/true);
     return WaitAndDeliver();
   }
 
@@ -365,7 +365,8 @@ class PyPool {
             "twice?); recv() their results first");
       }
     }
-    pool_->Enqueue(all_ids_.data(), all_ids_.size(), /*reset=*/true, /*seal=*/false, 0);
+    pool_->Enqueue(all_ids_.data(), all_ids_.size(), /*reset=*/true, /*seal=*/false,
+                   /*caller_waits=*/false);
   }
 
   // Frames of envs `env_id` (None: every env) as a new (B, height, width, 3) uint8 array,
@@ -510,14 +511,6 @@ class PyPool {
            " envs would have actions in flight; send() more or recv() first";
   }
 
-  // The caller steps about its fair share itself rather than hand everything to the workers:
-  // with one env this removes the thread hand-off entirely.
-  int64_t Reserve(size_t count) const {
-    if (pool_->spec().workers_only) return 0;
-    const int64_t threads = pool_->options().num_threads;
-    return (static_cast<int64_t>(count) + threads) / (threads + 1);
-  }
-
   nb::object WaitAndDeliver() {
     WaitInterruptibly();
     Block* block = pool_->Deliver();
@@ -636,6 +629,10 @@ class PyPool {
 
   // Why envs `ids` cannot be sent an action (or a reset) now, or "" if they can.
   std::string IdStateProblem(const Ids& ids, bool reset) const {
+    const bool disabled = pool_->options().autoreset_mode == AutoresetMode::kDisabled;
+    // Nothing in flight and every episode able to go on: no id can be refused (the sync
+    // loop's case, which this skips a pass over every env for).
+    if (pool_->pending() == 0 && (reset || !disabled)) return {};
     for (size_t i = 0; i < ids.count; ++i) {
       const int32_t id = ids.data[i];
       if (pool_->in_flight(id)) {
@@ -646,8 +643,7 @@ class PyPool {
                                "returns it, reset() drops it)"
                              : "");
       }
-      if (!reset && pool_->options().autoreset_mode == AutoresetMode::kDisabled &&
-          pool_->episode_over(id)) {
+      if (!reset && disabled && pool_->episode_over(id)) {
         return "env_id " + std::to_string(id) +
                " has no running episode and autoreset_mode is DISABLED: reset it first";
       }
@@ -658,32 +654,30 @@ class PyPool {
   // Converts env ids: None means every env; otherwise an integer or a 1-D integer array of
   // distinct ids in range.
   Ids ParseIds(nb::handle env_id) {
+    if (env_id.is_none()) return {all_ids_.data(), all_ids_.size()};  // every env, in order
     const int num_envs = pool_->options().num_envs;
-    Ids ids{all_ids_.data(), all_ids_.size()};
-    if (!env_id.is_none()) {
-      nb::object given = nb::steal(PyArray_FromAny(env_id.ptr(), nullptr, 0, 0, 0, nullptr));
-      if (!given.is_valid()) PyErr_Clear();
-      auto* array = reinterpret_cast<PyArrayObject*>(given.ptr());
-      if (!given.is_valid() || !PyArray_ISINTEGER(array) || PyArray_NDIM(array) > 1) {
-        throw nb::type_error("env_id must be an integer or a 1-D array of integers");
-      }
-      nb::object wide = nb::steal(PyArray_Cast(array, NPY_INT64));
-      if (!wide.is_valid()) throw nb::python_error();
-      const auto* values =
-          static_cast<const int64_t*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(wide.ptr())));
-      const npy_intp count = PyArray_SIZE(array);
-      if (count > num_envs) {
-        throw nb::value_error(("env_id has " + std::to_string(count) + " entries but there are " +
-                               "only " + std::to_string(num_envs) + " envs")
-                                  .c_str());
-      }
-      for (npy_intp i = 0; i < count; ++i) {
-        const std::string problem = IdRangeProblem(values[i]);
-        if (!problem.empty()) throw nb::value_error(problem.c_str());
-        given_ids_[static_cast<size_t>(i)] = static_cast<int32_t>(values[i]);
-      }
-      ids = {given_ids_.data(), static_cast<size_t>(count)};
+    nb::object given = nb::steal(PyArray_FromAny(env_id.ptr(), nullptr, 0, 0, 0, nullptr));
+    if (!given.is_valid()) PyErr_Clear();
+    auto* array = reinterpret_cast<PyArrayObject*>(given.ptr());
+    if (!given.is_valid() || !PyArray_ISINTEGER(array) || PyArray_NDIM(array) > 1) {
+      throw nb::type_error("env_id must be an integer or a 1-D array of integers");
     }
+    nb::object wide = nb::steal(PyArray_Cast(array, NPY_INT64));
+    if (!wide.is_valid()) throw nb::python_error();
+    const auto* values =
+        static_cast<const int64_t*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(wide.ptr())));
+    const npy_intp count = PyArray_SIZE(array);
+    if (count > num_envs) {
+      throw nb::value_error(("env_id has " + std::to_string(count) + " entries but there are " +
+                             "only " + std::to_string(num_envs) + " envs")
+                                .c_str());
+    }
+    for (npy_intp i = 0; i < count; ++i) {
+      const std::string problem = IdRangeProblem(values[i]);
+      if (!problem.empty()) throw nb::value_error(problem.c_str());
+      given_ids_[static_cast<size_t>(i)] = static_cast<int32_t>(values[i]);
+    }
+    const Ids ids{given_ids_.data(), static_cast<size_t>(count)};
     const std::string problem = IdListProblem(ids);
     if (!problem.empty()) throw nb::value_error(problem.c_str());
     return ids;
@@ -747,6 +741,7 @@ class PyPool {
   std::string ActionValueProblem(const char* data, const Ids& ids) const {
     const ArraySpec& spec = pool_->spec().action;
     const size_t total = ids.count * action_elements_;
+    if (ActionValuesFine(data, total)) return {};
     if (spec.discrete) {
       const auto* values = reinterpret_cast<const int64_t*>(data);
       for (size_t i = 0; i < total; ++i) {
@@ -774,8 +769,46 @@ class PyPool {
     return {};
   }
 
+  // The common case of ActionValueProblem, in one branch-free pass the compiler vectorises:
+  // every discrete action within one shared [low, high], or every float finite. False means
+  // "look closer" (per-element bounds, or a bad value), not necessarily a problem.
+  bool ActionValuesFine(const char* data, size_t total) const {
+    const ArraySpec& spec = pool_->spec().action;
+    if (spec.discrete) {
+      if (spec.low.size() != 1 || spec.high.size() != 1) return false;
+      const auto* values = reinterpret_cast<const int64_t*>(data);
+      const double low = spec.low[0], high = spec.high[0];
+      // Integer bounds compared as integers (the spec's doubles hold small integers).
+      const int64_t lo = low < -9.2e18 ? INT64_MIN : static_cast<int64_t>(low);
+      const int64_t hi = high > 9.2e18 ? INT64_MAX : static_cast<int64_t>(high);
+      if (static_cast<double>(lo) != low || static_cast<double>(hi) != high) return false;
+      bool bad = false;
+      for (size_t i = 0; i < total; ++i) bad |= (values[i] < lo) | (values[i] > hi);
+      return !bad;
+    }
+    // Finite means an exponent that is not all ones.
+    if (spec.dtype == DType::kFloat32) {
+      const auto* bits = reinterpret_cast<const uint32_t*>(data);
+      bool bad = false;
+      for (size_t i = 0; i < total; ++i) bad |= (bits[i] & 0x7f800000u) == 0x7f800000u;
+      return !bad;
+    }
+    if (spec.dtype == DType::kFloat64) {
+      const auto* bits = reinterpret_cast<const uint64_t*>(data);
+      const uint64_t exponent = 0x7ff0000000000000ull;
+      bool bad = false;
+      for (size_t i = 0; i < total; ++i) bad |= (bits[i] & exponent) == exponent;
+      return !bad;
+    }
+    return true;  // other dtypes have no value check
+  }
+
   void StoreActions(const char* data, const Ids& ids) {
     const size_t bytes = pool_->action_bytes();
+    if (ids.data == all_ids_.data()) {  // every env in order: the slots are one array
+      std::memcpy(pool_->action_slot(0), data, ids.count * bytes);
+      return;
+    }
     for (size_t i = 0; i < ids.count; ++i) {
       std::memcpy(pool_->action_slot(ids.data[i]), data + i * bytes, bytes);
     }
@@ -856,8 +889,7 @@ class PyPool {
     if (problem.empty() && step) problem = FillProblem(call, ids.count, /*sealed=*/false);
     if (!problem.empty()) return problem;
     StoreActions(action_scratch_.data(), ids);
-    pool_->Enqueue(ids.data, ids.count, /*reset=*/false, /*seal=*/false,
-                   step ? Reserve(ids.count) : 0);
+    pool_->Enqueue(ids.data, ids.count, /*reset=*/false, /*seal=*/false, /*caller_waits=*/step);
     return {};
   }
 

@@ -21,6 +21,7 @@ struct WorkItem {
   int64_t seq;          // the output position fixed at send time (sync order), or -1: claim on
                         // finish; for a render item, the frame's index in the render batch
   bool render = false;  // draw the env (Pool::Render) instead of stepping it
+  bool sweep = false;   // a ticket to the pool's current sweep, whose runs end below `seq`
 };
 
 class ActionQueue {

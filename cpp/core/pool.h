@@ -1,10 +1,11 @@
 // The pool: N environments, a queue of actions, a fixed set of workers, and output blocks.
 //
 //   send(actions, env_ids)        Python thread, GIL held
-//     checks every id and action, copies each action into its env's action slot, pushes the
-//     env ids into the ActionQueue and announces them to the workers, returns at once.
+//     checks every id and action, copies each action into its env's action slot, queues the
+//     envs for the workers, returns at once. Envs sent while none is in flight form a sweep
+//     (below); envs sent while others are in flight go into the ActionQueue one item each.
 //   worker (or the caller while it waits; no GIL)
-//     takes an env id; resets the env if its episode is over (NEXT_STEP autoreset) or a reset
+//     takes work; resets an env if its episode is over (NEXT_STEP autoreset) or a reset
 //     was asked for, else steps it; claims the next output row and writes reward, flags, id,
 //     elapsed steps, observation and info into it. The writer that fills a block posts it.
 //   recv()                        GIL released while waiting
@@ -17,6 +18,13 @@
 // Sync order: a send made while no env is in flight fixes each result's row to the env's
 // position in that send, so sync mode (batch_size == num_envs) returns results in send order.
 // Otherwise rows go to whichever env finishes first (async mode).
+//
+// Sweeps: a send made while no env is in flight (every sync step, and an async pool's first
+// send) is cut into runs of consecutive envs of the send, which the workers and the waiting
+// caller claim one run at a time from a shared counter. A run's rows are known up front, so
+// the per-env cost is the step and its writes: no queue item, no atomic operation, no row
+// claim per env. The counter balances the threads dynamically (a thread that starts late,
+// or is descheduled, simply claims fewer runs), which fixed per-thread chunks would not.
 #ifndef ENVFLEET_CORE_POOL_H_
 #define ENVFLEET_CORE_POOL_H_
 
@@ -24,6 +32,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -76,6 +85,8 @@ class Pool {
       return configs.size() == 1 ? configs[0] : configs[static_cast<size_t>(i)];
     };
     envs_.resize(n);
+    in_flight_.assign(static_cast<size_t>(n), 0);
+    sweep_.ids.resize(static_cast<size_t>(n));
     action_bytes_ = spec_.action.NumBytes();
     actions_.assign(static_cast<size_t>(n) * action_bytes_, 0);
     // Env i gets seed i and config i whichever thread builds it, so the order of construction
@@ -89,6 +100,7 @@ class Pool {
     });
 
     arena_ = new BlockArena(BlockLayout(OutputKeys(), b));
+    row_bytes_ = arena_->layout().row_bytes.data();
     num_env_keys_ = spec_.obs.size() + spec_.info.size();
     ring_size_ = (n + b - 1) / b + 2;
     ring_ = std::make_unique<std::atomic<Block*>[]>(static_cast<size_t>(ring_size_));
@@ -136,7 +148,7 @@ class Pool {
   BlockArena* arena() const { return arena_; }
   bool closed() const { return closed_; }
   int64_t pending() const { return pending_; }
-  bool in_flight(int env_id) const { return envs_[env_id].in_flight; }
+  bool in_flight(int env_id) const { return in_flight_[env_id] != 0; }
   // The episode of this env has ended and its next step will start a new one.
   bool episode_over(int env_id) const { return envs_[env_id].needs_reset; }
   // Restarts an idle env's random stream, as Gymnasium's reset(seed=...) does.
@@ -160,27 +172,33 @@ class Pool {
 
   // Queues envs whose actions are already in their action slots. `seal` (only allowed with
   // nothing in flight) makes the head block hold exactly these results, so a partial
-  // step/reset returns a batch of just those envs. `reserve` items are left unannounced for
-  // the caller to step itself in the Wait() that follows.
-  void Enqueue(const int32_t* env_ids, size_t count, bool reset, bool seal, int64_t reserve) {
+  // step/reset returns a batch of just those envs. `caller_waits`: the caller is about to
+  // Wait() for these results (a step or reset, not a send) and steps some of them itself
+  // there, unless the env type is workers_only.
+  void Enqueue(const int32_t* env_ids, size_t count, bool reset, bool seal, bool caller_waits) {
     const int64_t b = options_.batch_size;
-    int64_t seq = -1;
+    const bool caller_steps = caller_waits && !spec_.workers_only;
+    for (size_t i = 0; i < count; ++i) in_flight_[env_ids[i]] = 1;
     if (pending_ == 0) {
-      // Nothing in flight: fix the rows in send order (sync order).
-      seq = next_seq_.load(std::memory_order_relaxed);
+      // Nothing in flight: fix the rows in send order (sync order), and sweep.
+      int64_t seq = next_seq_.load(std::memory_order_relaxed);
       if (seal && static_cast<int64_t>(count) < b) {
         int64_t skip = b - static_cast<int64_t>(count);
         Head()->Prepare(skip);
         seq += skip;
       }
       next_seq_.store(seq + static_cast<int64_t>(count), std::memory_order_relaxed);
+      pending_ += static_cast<int64_t>(count);
+      StartSweep(env_ids, static_cast<int64_t>(count), reset, seq, caller_steps);
+      return;
     }
-    for (size_t i = 0; i < count; ++i) {
-      EnvRecord& record = envs_[env_ids[i]];
-      record.in_flight = true;
-      queue_.Push({env_ids[i], reset, seq < 0 ? -1 : seq + static_cast<int64_t>(i)});
-    }
+    for (size_t i = 0; i < count; ++i) queue_.Push({env_ids[i], reset, -1});
     pending_ += static_cast<int64_t>(count);
+    // The caller steps about its fair share itself rather than hand everything to the
+    // workers: with one env this removes the thread hand-off entirely.
+    const int64_t threads = options_.num_threads;
+    const int64_t reserve =
+        caller_steps ? (static_cast<int64_t>(count) + threads) / (threads + 1) : 0;
     reserved_ += reserve;
     queue_.Announce(static_cast<int64_t>(count) - reserve);
   }
@@ -205,7 +223,8 @@ class Pool {
     // Items per chunk the caller takes: it starts with one and doubles while chunks are
     // quick (fast envs end up in whole chunks, where one clock read per chunk is all the
     // asking costs) and drops back to one after a slow chunk (heavy envs), so that it still
-    // asks about every kPollInterval.
+    // asks about every kPollInterval. (A sweep's runs are short by construction: see
+    // RunLength.)
     int32_t most = 1;
     // Whether it is time to ask, and the answer.
     auto poll = [&] {
@@ -220,6 +239,17 @@ class Pool {
       next_poll = now + kPollInterval;
       return static_cast<bool>(interrupted());
     };
+    if (!spec_.workers_only) {
+      // The current sweep's unclaimed runs first: they are the head block's rows.
+      const int64_t end = sweep_.end;
+      int64_t run = next_run_.load(std::memory_order_relaxed);
+      while (run < end) {
+        if (!next_run_.compare_exchange_weak(run, run + 1, std::memory_order_relaxed)) continue;
+        ProcessRun(run);
+        if (poll()) return nullptr;  // the workers' tickets claim the runs left
+        run = next_run_.load(std::memory_order_relaxed);
+      }
+    }
     WorkItem items[ActionQueue::kMaxChunk];
     while (reserved_ > 0) {
       const int32_t count = static_cast<int32_t>(reserved_ < most ? reserved_ : most);
@@ -289,9 +319,7 @@ class Pool {
     slot.store(fresh, std::memory_order_release);
     ++head_;
     const int32_t* ids = reinterpret_cast<const int32_t*>(block->key_bases[kEnvId]);
-    for (int64_t row = block->first_row; row < options_.batch_size; ++row) {
-      envs_[ids[row]].in_flight = false;
-    }
+    for (int64_t row = block->first_row; row < options_.batch_size; ++row) in_flight_[ids[row]] = 0;
     pending_ -= options_.batch_size - block->first_row;
     return block;
   }
@@ -317,7 +345,6 @@ class Pool {
     // The episode that needs_reset ended by the env's termination alone (no time limit): its
     // autoreset goes through Env::ResetAfterTermination, which may continue its clock.
     bool terminated_only = false;
-    bool in_flight = false;  // Python thread only
     bool started = false;    // reset at least once; like needs_reset, read once delivered
   };
 
@@ -407,6 +434,10 @@ class Pool {
         RenderItem(items[i]);
         continue;
       }
+      if (items[i].sweep) {
+        JoinSweep(items[i].seq);
+        continue;
+      }
       Block* written = Process(items[i]);
       if (written != block) {
         if (block != nullptr) Complete(block, rows);
@@ -418,28 +449,36 @@ class Pool {
     if (block != nullptr) Complete(block, rows);
   }
 
-  // Runs one env one step (or reset) and writes its result; returns the block written. Never
-  // throws: an env's exception is recorded in the block and raised by the Python thread.
+  // Runs one env one step (or reset) and writes its result; returns the block written.
   Block* Process(const WorkItem& item) {
-    EnvRecord& record = envs_[item.env_id];
-    Env& env = *record.env;
     Block* block = nullptr;
     int64_t row = 0;
+    Run(item.env_id, item.reset, item.seq, &block, &row);
+    return block;
+  }
+
+  // Runs env `env_id` one step (or reset) and writes its result into row *row of *block, or,
+  // when *block is null, into the row it claims once the step is done (`seq`, or the next
+  // free row when seq < 0). Never throws: an env's exception is recorded in the block and
+  // raised by the Python thread.
+  void Run(int32_t env_id, bool reset, int64_t seq, Block** block, int64_t* row) {
+    EnvRecord& record = envs_[env_id];
+    Env& env = *record.env;
     try {
       double reward = 0.0;
       bool terminated = false;
       bool truncated = false;
       int64_t elapsed = 0;
-      if (item.reset || record.needs_reset) {
+      if (reset || record.needs_reset) {
         // Explicit resets always start afresh; only an autoreset after a termination may
         // continue the ended episode's clock.
-        if (!StartEpisode(env, !item.reset && record.terminated_only)) record.elapsed = 0;
+        if (!StartEpisode(env, !reset && record.terminated_only)) record.elapsed = 0;
         elapsed = record.elapsed;
         record.needs_reset = false;
         record.started = true;
         record.terminated_only = false;
       } else {
-        env.Step(actions_.data() + item.env_id * action_bytes_);
+        env.Step(actions_.data() + env_id * action_bytes_);
         elapsed = ++record.elapsed;
         reward = env.reward();
         terminated = env.terminated();
@@ -447,29 +486,115 @@ class Pool {
         truncated = options_.max_episode_steps > 0 && elapsed >= options_.max_episode_steps;
       }
       const bool done = terminated || truncated;
-      Claim(item, &block, &row);
-      const size_t* row_bytes = arena_->layout().row_bytes.data();
-      char* const* bases = block->key_bases.data();
-      reinterpret_cast<double*>(bases[kReward])[row] = reward;
-      reinterpret_cast<bool*>(bases[kTerminated])[row] = terminated;
-      reinterpret_cast<bool*>(bases[kTruncated])[row] = truncated;
-      reinterpret_cast<int32_t*>(bases[kEnvId])[row] = item.env_id;
-      reinterpret_cast<int32_t*>(bases[kElapsedStep])[row] = static_cast<int32_t>(elapsed);
+      if (*block == nullptr) Claim(seq, block, row);
+      const int64_t r = *row;
+      const size_t* row_bytes = row_bytes_;
+      char* const* bases = (*block)->key_bases.data();
+      reinterpret_cast<double*>(bases[kReward])[r] = reward;
+      reinterpret_cast<bool*>(bases[kTerminated])[r] = terminated;
+      reinterpret_cast<bool*>(bases[kTruncated])[r] = truncated;
+      reinterpret_cast<int32_t*>(bases[kEnvId])[r] = env_id;
+      reinterpret_cast<int32_t*>(bases[kElapsedStep])[r] = static_cast<int32_t>(elapsed);
       if (done && options_.autoreset_mode == AutoresetMode::kSameStep) {
         const size_t final_keys = kNumCommon + num_env_keys_;
-        env.Write(OutputSlot(bases + final_keys, row_bytes + final_keys, row));
+        env.Write(OutputSlot(bases + final_keys, row_bytes + final_keys, r));
         if (!StartEpisode(env, !truncated)) record.elapsed = 0;
       } else {
         record.needs_reset = done;
         record.terminated_only = terminated && !truncated;
       }
-      env.Write(OutputSlot(bases + kNumCommon, row_bytes + kNumCommon, row));
+      env.Write(OutputSlot(bases + kNumCommon, row_bytes + kNumCommon, r));
     } catch (const std::exception& e) {
-      Fail(item, &block, &row, e.what());
+      Fail(env_id, seq, block, row, e.what());
     } catch (...) {
-      Fail(item, &block, &row, "unknown C++ exception");
+      Fail(env_id, seq, block, row, "unknown C++ exception");
     }
-    return block;
+  }
+
+  // ---- sweeps ------------------------------------------------------------------------------
+
+  // The envs of the send being swept, in send order, and how they are cut into runs. Runs are
+  // numbered across sweeps (next_run_ only grows): this sweep's are [begin, end). Written by
+  // the Python thread only while no env is in flight, so never while a thread processes a run.
+  struct Sweep {
+    std::vector<int32_t> ids;
+    int64_t count = 0;
+    int64_t run_length = 1;
+    int64_t seq = 0;  // the first env's row
+    int64_t begin = 0;
+    int64_t end = 0;
+    bool reset = false;
+  };
+
+  // Runs of about a 1/kRunsPerTaker share of a thread's part: enough runs for the threads to
+  // even out (one that starts late, or is descheduled, claims fewer), few enough that the
+  // shared counter is touched a handful of times per batch. A run is at least one env.
+  static constexpr int64_t kRunsPerTaker = 8;
+  int64_t RunLength(int64_t count) const {
+    const int64_t runs = kRunsPerTaker * takers_;
+    return count <= runs ? 1 : (count + runs - 1) / runs;
+  }
+
+  void StartSweep(const int32_t* env_ids, int64_t count, bool reset, int64_t seq,
+                  bool caller_steps) {
+    std::memcpy(sweep_.ids.data(), env_ids, static_cast<size_t>(count) * sizeof(int32_t));
+    sweep_.count = count;
+    sweep_.run_length = RunLength(count);
+    sweep_.seq = seq;
+    sweep_.reset = reset;
+    // Every run of earlier sweeps is claimed (none is in flight), so the counter sits at the
+    // previous sweep's end.
+    sweep_.begin = next_run_.load(std::memory_order_relaxed);
+    const int64_t runs = (count + sweep_.run_length - 1) / sweep_.run_length;
+    sweep_.end = sweep_.begin + runs;
+    // One ticket per worker that can get a run: a worker holding one claims runs until none
+    // is left (JoinSweep). The waiting caller needs none, and takes the first run itself, so
+    // a single env wakes nobody.
+    const int64_t workers = options_.num_threads;
+    const int64_t tickets = std::min(workers, caller_steps ? runs - 1 : runs);
+    for (int64_t t = 0; t < tickets; ++t) {
+      queue_.Push({/*env_id=*/0, reset, /*seq=*/sweep_.end, /*render=*/false, /*sweep=*/true});
+    }
+    queue_.Announce(tickets);
+  }
+
+  // A worker's ticket of the sweep whose runs end at `end`: claims and processes runs until
+  // none is left. A ticket that comes after its sweep has finished claims nothing: every run
+  // below `end` is taken, and runs of later sweeps start at or above it.
+  void JoinSweep(int64_t end) {
+    int64_t run = next_run_.load(std::memory_order_relaxed);
+    while (run < end) {
+      if (next_run_.compare_exchange_weak(run, run + 1, std::memory_order_relaxed)) {
+        ProcessRun(run);
+        run = next_run_.load(std::memory_order_relaxed);
+      }
+    }
+  }
+
+  // Processes run `run` of the current sweep (a claimed run proves the sweep is current: its
+  // batch cannot be delivered, nor a new sweep started, before the run's rows are written).
+  void ProcessRun(int64_t run) {
+    const int64_t b = options_.batch_size;
+    const int64_t first = (run - sweep_.begin) * sweep_.run_length;
+    const int64_t last = std::min(first + sweep_.run_length, sweep_.count);
+    int64_t seq = sweep_.seq + first;
+    Block* block = BlockOf(seq);
+    int64_t row = seq % b;
+    int64_t rows = 0;
+    for (int64_t i = first; i < last; ++i) {
+      Block* written = block;
+      int64_t at = row;
+      Run(sweep_.ids[static_cast<size_t>(i)], sweep_.reset, seq, &written, &at);
+      ++seq;
+      ++rows;
+      if (++row == b && i + 1 < last) {  // the run goes on in the next block
+        Complete(block, rows);
+        block = BlockOf(seq);
+        row = 0;
+        rows = 0;
+      }
+    }
+    Complete(block, rows);
   }
 
   // Resets `env`; with after_termination, through Env::ResetAfterTermination. Returns whether
@@ -480,21 +605,26 @@ class Pool {
     return false;
   }
 
-  void Claim(const WorkItem& item, Block** block, int64_t* row) {
-    int64_t seq = item.seq >= 0 ? item.seq : next_seq_.fetch_add(1, std::memory_order_relaxed);
-    const int64_t b = options_.batch_size;
-    *block = ring_[(seq / b) % ring_size_].load(std::memory_order_acquire);  // see Deliver()
-    *row = seq % b;
+  // Row `seq` (or, when seq < 0, the next free row): the block holding it and the row in it.
+  void Claim(int64_t seq, Block** block, int64_t* row) {
+    if (seq < 0) seq = next_seq_.fetch_add(1, std::memory_order_relaxed);
+    *block = BlockOf(seq);
+    *row = seq % options_.batch_size;
   }
 
-  void Fail(const WorkItem& item, Block** block, int64_t* row, const char* what) {
-    envs_[item.env_id].needs_reset = true;
-    envs_[item.env_id].terminated_only = false;
-    if (*block == nullptr) Claim(item, block, row);
-    reinterpret_cast<int32_t*>((*block)->key_bases[kEnvId])[*row] = item.env_id;
+  Block* BlockOf(int64_t seq) const {
+    const int64_t b = options_.batch_size;
+    return ring_[(seq / b) % ring_size_].load(std::memory_order_acquire);  // see Deliver()
+  }
+
+  void Fail(int32_t env_id, int64_t seq, Block** block, int64_t* row, const char* what) {
+    envs_[env_id].needs_reset = true;
+    envs_[env_id].terminated_only = false;
+    if (*block == nullptr) Claim(seq, block, row);
+    reinterpret_cast<int32_t*>((*block)->key_bases[kEnvId])[*row] = env_id;
     bool expected = false;
     if ((*block)->failed.compare_exchange_strong(expected, true, std::memory_order_acq_rel)) {
-      (*block)->failed_env = item.env_id;
+      (*block)->failed_env = env_id;
       (*block)->error = what;
     }
   }
@@ -508,6 +638,7 @@ class Pool {
   EnvSpec spec_;
   PoolOptions options_;
   std::vector<EnvRecord> envs_;
+  std::vector<uint8_t> in_flight_;  // per env; Python thread only
   size_t action_bytes_ = 0;
   std::vector<char> actions_;
   size_t num_env_keys_ = 0;
@@ -522,8 +653,11 @@ class Pool {
   alignas(64) int64_t head_ = 0;  // logical index of the next block recv() returns
   int64_t pending_ = 0;           // envs sent and not yet delivered
   int64_t reserved_ = 0;          // queued items the caller promised to step itself
+  Sweep sweep_;
+  alignas(64) std::atomic<int64_t> next_run_{0};  // the next unclaimed run (see Sweep)
   bool closed_ = false;
   int32_t takers_ = 2;
+  const size_t* row_bytes_ = nullptr;  // the layout's, per key
 
   RenderRequest render_;
   alignas(64) std::atomic<int64_t> render_left_{0};

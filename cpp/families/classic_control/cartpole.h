@@ -44,7 +44,8 @@ class CartPoleEnv : public Env {
   void Step(const void* action) override {
     const int64_t a = *static_cast<const int64_t*>(action);
     double x = state_[0], x_dot = state_[1], theta = state_[2], theta_dot = state_[3];
-    const double force = a == 1 ? kForceMag : -kForceMag;
+    // A table rather than a branch: random actions would mispredict it every other step.
+    const double force = kForces[a == 1];
     const double costheta = std::cos(theta);
     const double sintheta = std::sin(theta);
     const double temp = (force + kPolemassLength * (theta_dot * theta_dot) * sintheta) / kTotalMass;
@@ -133,6 +134,7 @@ class CartPoleEnv : public Env {
   static constexpr double kLength = 0.5;
   static constexpr double kPolemassLength = kMassPole * kLength;
   static constexpr double kForceMag = 10.0;
+  static constexpr double kForces[2] = {-kForceMag, kForceMag};
   static constexpr double kTau = 0.02;
   static constexpr double kThetaThreshold = 12 * 2 * M_PI / 360;
   static constexpr double kXThreshold = 2.4;

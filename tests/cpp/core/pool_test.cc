@@ -162,7 +162,7 @@ class Driver {
   // Async: queue without sealing (send) / take the next batch (recv).
   void Send(const std::vector<int32_t>& ids, const std::vector<int64_t>& actions, bool reset) {
     for (size_t i = 0; i < ids.size() && !reset; ++i) SetAction(ids[i], actions[i]);
-    pool->Enqueue(ids.data(), ids.size(), reset, /*seal=*/false, /*reserve=*/0);
+    pool->Enqueue(ids.data(), ids.size(), reset, /*seal=*/false, /*caller_waits=*/false);
   }
   Batch Recv() {
     pool->Wait();
@@ -184,9 +184,7 @@ class Driver {
 
   Batch Run(const std::vector<int32_t>& ids, const std::vector<int64_t>& actions, bool reset) {
     for (size_t i = 0; i < ids.size() && !reset; ++i) SetAction(ids[i], actions[i]);
-    const int64_t threads = pool->options().num_threads;
-    const int64_t reserve = (static_cast<int64_t>(ids.size()) + threads) / (threads + 1);
-    pool->Enqueue(ids.data(), ids.size(), reset, /*seal=*/true, reserve);
+    pool->Enqueue(ids.data(), ids.size(), reset, /*seal=*/true, /*caller_waits=*/true);
     return Recv();
   }
 
@@ -644,10 +642,10 @@ TEST(Pool, AWorkersOnlyEnvIsNeverSteppedByTheCaller) {
   Driver d({{"workers_only", true}, {"episode_length", int64_t{100}}}, 4, 4, 2);
   d.ResetAll();
   for (int t = 0; t < 20; ++t) {
-    // As the binding does for such envs: nothing reserved for the caller.
+    // The caller waits, yet leaves every env to the workers.
     const std::vector<int32_t> ids = d.AllIds();
     for (int32_t id : ids) std::memset(d.pool->action_slot(id), 0, d.pool->action_bytes());
-    d.pool->Enqueue(ids.data(), ids.size(), false, true, /*reserve=*/0);
+    d.pool->Enqueue(ids.data(), ids.size(), false, true, /*caller_waits=*/true);
     Block* block = d.pool->Wait();
     CHECK(d.pool->Deliver() == block);
     d.pool->arena()->AddRef();
@@ -656,22 +654,50 @@ TEST(Pool, AWorkersOnlyEnvIsNeverSteppedByTheCaller) {
   }
 }
 
-TEST(Pool, TheCallerStepsTheEnvsItReserves) {
-  // reserve = count: nothing is announced, so the waiting caller steps every env itself.
-  Driver d({}, 4, 4, 2);
+TEST(Pool, AStepOfOneEnvIsTakenByTheWaitingCaller) {
+  // One env is one run, which the caller claims itself: no worker is woken for it.
+  Driver d({{"episode_length", int64_t{1000}}}, 4, 4, 2);
   d.ResetAll();
-  const std::vector<int32_t> ids = d.AllIds();
-  for (int32_t id : ids) {
-    const int64_t action = 9;
-    std::memcpy(d.pool->action_slot(id), &action, sizeof(action));
+  for (int t = 0; t < 20; ++t) {
+    Batch batch = d.Step({2}, {9});
+    CHECK_EQ(batch.EnvIds(), std::vector<int32_t>{2});
+    CHECK(EnvOf(d, 2).step_thread == std::this_thread::get_id());
   }
-  d.pool->Enqueue(ids.data(), ids.size(), false, true, /*reserve=*/4);
-  Block* block = d.pool->Wait();  // would hang if the caller left them to the workers
-  CHECK(d.pool->Deliver() == block);
-  const auto* rewards = reinterpret_cast<const double*>(block->key_bases[kReward]);
-  for (int row = 0; row < 4; ++row) CHECK_GE(rewards[row], 9.0);  // action 9 + a draw
-  d.pool->arena()->AddRef();
-  d.pool->arena()->EndLease(block);
+}
+
+TEST(Pool, ASweepOfManyEnvsWritesEveryRowOnceInSendOrder) {
+  // Enough envs for runs of several envs each, stepped by the caller and two workers.
+  const int n = 1000;
+  Driver d({{"episode_length", int64_t{1000}}}, n, n, 2);
+  d.ResetAll();
+  std::vector<int32_t> ids = d.AllIds();
+  std::reverse(ids.begin(), ids.end());
+  std::vector<int64_t> actions;
+  for (int32_t id : ids) actions.push_back(id % 10);
+  for (int round = 1; round <= 30; ++round) {
+    Batch batch = d.Step(ids, actions);
+    CHECK_EQ(batch.EnvIds(), ids);
+    for (const Row& row : batch.rows) {
+      CHECK_EQ(row.action, row.env_id % 10);
+      CHECK_EQ(row.steps, round);
+      CHECK_EQ(row.elapsed, round);
+    }
+  }
+}
+
+TEST(Pool, ASweepLongerThanABatchFillsSeveralBlocks) {
+  // An async pool's first send sweeps 3 batches' worth of envs; runs cross block boundaries
+  // (RunLength is not a divisor of 7), and every batch still holds 7 distinct envs.
+  Driver d({{"episode_length", int64_t{1000}}}, 21, 7, 2);
+  d.Send(d.AllIds(), {}, /*reset=*/true);
+  std::vector<int32_t> seen;
+  for (int b = 0; b < 3; ++b) {
+    Batch batch = d.Recv();
+    REQUIRE_EQ(batch.rows.size(), 7u);
+    for (const Row& row : batch.rows) seen.push_back(row.env_id);
+  }
+  CHECK_EQ(seen, d.AllIds());  // a sweep's rows follow the send's order
+  CHECK_EQ(d.pool->pending(), 0);
 }
 
 TEST(Pool, ALeasedBatchIsNeverOverwritten) {
@@ -679,7 +705,7 @@ TEST(Pool, ALeasedBatchIsNeverOverwritten) {
   d.ResetAll();
   const std::vector<int32_t> ids = d.AllIds();
   for (int32_t id : ids) std::memset(d.pool->action_slot(id), 0, d.pool->action_bytes());
-  d.pool->Enqueue(ids.data(), ids.size(), false, true, 0);
+  d.pool->Enqueue(ids.data(), ids.size(), false, true, /*caller_waits=*/false);
   d.pool->Wait();
   Block* held = d.pool->Deliver();
   d.pool->arena()->AddRef();  // Python holds its arrays
@@ -695,7 +721,7 @@ TEST(Pool, ALeaseOutlivesItsPool) {
   d->ResetAll();
   const std::vector<int32_t> ids = d->AllIds();
   for (int32_t id : ids) std::memset(d->pool->action_slot(id), 0, d->pool->action_bytes());
-  d->pool->Enqueue(ids.data(), ids.size(), false, true, 0);
+  d->pool->Enqueue(ids.data(), ids.size(), false, true, /*caller_waits=*/false);
   d->pool->Wait();
   Block* held = d->pool->Deliver();
   BlockArena* arena = d->pool->arena();
