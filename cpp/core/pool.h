@@ -28,11 +28,11 @@
 #ifndef ENVFLEET_CORE_POOL_H_
 #define ENVFLEET_CORE_POOL_H_
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
-#include <algorithm>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -345,7 +345,7 @@ class Pool {
     // The episode that needs_reset ended by the env's termination alone (no time limit): its
     // autoreset goes through Env::ResetAfterTermination, which may continue its clock.
     bool terminated_only = false;
-    bool started = false;    // reset at least once; like needs_reset, read once delivered
+    bool started = false;  // reset at least once; like needs_reset, read once delivered
   };
 
   // The frames Render() asked for; workers read it only while its items are queued.
