@@ -127,19 +127,22 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def default_executors(task: str) -> list[str]:
+def default_executors(task: str, quick: bool = False) -> list[str]:
     """Every executor, but AtariVectorEnv only for Atari tasks, dm_control's loop only for
-    dm_control tasks (they run nothing else), and the JAX loops (``*-xla*``) only when named."""
+    dm_control tasks (they run nothing else), gymnax only for CartPole-v1, the JAX loops
+    (``*-xla*``) only when named, and with ``quick`` not the peers that fork workers or
+    compile in every cell (PufferLib, gymnax): the quick grid stays a couple of minutes."""
     from envfleet.bench.tasks import atari_options, dm_control_task
 
     only_for = {
         "ale_py": atari_options(task) is not None,
         "dm_control": dm_control_task(task) is not None,
+        "gymnax": task == "CartPole-v1",
     }
     return [
         name
         for name, info in EXECUTORS.items()
-        if only_for.get(info.library, True) and not info.xla
+        if only_for.get(info.library, True) and not info.xla and (info.quick or not quick)
     ]
 
 
@@ -171,7 +174,7 @@ def config_from_args(args: argparse.Namespace) -> BenchConfig:
     if args.task not in known:
         raise ValueError(f"unknown task {args.task!r}; choose from {', '.join(known)}")
     if args.executors is None:
-        executors = default_executors(args.task)
+        executors = default_executors(args.task, args.quick)
     else:
         executors = [e.strip() for e in args.executors.split(",") if e.strip()]
     if not executors:

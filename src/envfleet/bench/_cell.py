@@ -133,7 +133,7 @@ def probe(args: dict[str, Any]) -> dict[str, Any]:
     import numpy
 
     import envfleet
-    from envfleet.bench.executors import unavailable_reason
+    from envfleet.bench.executors import EXECUTORS, peer_versions, unavailable_reason
     from envfleet.bench.plan import parse_executor
 
     task, reference = args["task"], args.get("reference_task")
@@ -155,6 +155,10 @@ def probe(args: dict[str, Any]) -> dict[str, Any]:
             versions[name] = __import__(name).__version__
         except Exception:
             versions[name] = None
+    # The peers (PufferLib, gymnax) only where the run has their executors: importing them
+    # costs seconds (gymnax brings JAX).
+    libraries = {EXECUTORS[parse_executor(text, task)[0]].library for text in args["executors"]}
+    versions.update(peer_versions(libraries))
     cpu_model = None
     try:
         with open("/proc/cpuinfo") as f:
@@ -254,7 +258,7 @@ def throughput(args: dict[str, Any]) -> dict[str, Any]:
         )
     finally:
         executor.close()
-    return {"windows": windows, "make_s": make_s, "workers": len(pids), **warm}
+    return {"windows": windows, "make_s": make_s, "workers": len(pids), **warm, **executor.setup}
 
 
 def _make_library_pool(library: str, args: dict[str, Any]):

@@ -29,13 +29,19 @@ class ExecutorInfo:
 
     name: str
     library: str  # the package that must be importable: envfleet, envpool, gymnasium, ale_py,
-    # dm_control
+    # dm_control, pufferlib, gymnax
     mode: str  # "sync" (batch_size == num_envs) or "async" (batches of the first to finish)
     threaded: bool  # takes a num_threads option (the grid's thread axis applies)
     description: str
     # A jitted JAX loop through the library's xla(): needs JAX, and runs only when named in
     # --executors (each of its processes imports JAX and compiles the loop, which is slow).
     xla: bool = False
+    # Part of the default executors of --quick; the peers that start worker processes or
+    # compile a JAX loop in every cell process run in the full grid, or when named.
+    quick: bool = True
+    # The fewest threads (worker processes) the executor can run with; grid points below it
+    # are left out with a note (PufferLib's async mode needs two workers).
+    min_threads: int = 1
 
 
 EXECUTORS: dict[str, ExecutorInfo] = {
@@ -105,6 +111,43 @@ EXECUTORS: dict[str, ExecutorInfo] = {
         ExecutorInfo(
             "ale-vector-async", "ale_py", "async", True, "ale_py AtariVectorEnv recv/send (Atari)"
         ),
+        # PufferLib 3 wraps the same Gymnasium envs as gymnasium-sync (tasks.gymnasium_maker):
+        # the same dynamics and preprocessing, vectorized by pufferlib.vector.
+        ExecutorInfo(
+            "pufferlib-serial",
+            "pufferlib",
+            "sync",
+            False,
+            "pufferlib.vector.Serial over GymnasiumPufferEnv (Gymnasium's env), step()",
+            quick=False,
+        ),
+        ExecutorInfo(
+            "pufferlib-multiprocessing",
+            "pufferlib",
+            "sync",
+            True,
+            "pufferlib.vector.Multiprocessing, num_workers=threads, batch_size=num_envs, step()",
+            quick=False,
+        ),
+        ExecutorInfo(
+            "pufferlib-multiprocessing-async",
+            "pufferlib",
+            "async",
+            True,
+            "pufferlib.vector.Multiprocessing, num_workers=threads, batch_size < num_envs, "
+            "recv/send",
+            quick=False,
+            min_threads=2,
+        ),
+        ExecutorInfo(
+            "gymnax-jit",
+            "gymnax",
+            "sync",
+            False,
+            "gymnax CartPole-v1 (a JAX re-implementation of Gymnasium's dynamics, float32): "
+            "jitted lax.fori_loop of vmapped step (its same-step autoreset), on CPU",
+            quick=False,
+        ),
     )
 }
 
@@ -115,11 +158,15 @@ class Executor:
 
     ``worker_pids`` lists processes other than this one that do the executor's work (the
     workers of Gymnasium's AsyncVectorEnv), so that their CPU time is counted as the cell's.
+    ``setup`` holds one-off costs measured while building, reported beside the rates
+    (``compile_s``: gymnax-jit's jit compilation); ``internals`` what a test may inspect.
     """
 
     run: Callable[[int], int]
     close: Callable[[], None]
     worker_pids: list[int] = field(default_factory=list)
+    setup: dict[str, float] = field(default_factory=dict)
+    internals: dict[str, Any] = field(default_factory=dict)
 
 
 def make_actions(
@@ -166,14 +213,29 @@ def unavailable_reason(
         if theirs not in envpool.list_all_envs():
             return f"EnvPool has no task {theirs!r}"
     elif info.library == "gymnasium":
-        theirs = tasks.library_task("gymnasium", task, reference_task)
-        maker = tasks.gymnasium_maker(theirs, options)
-        if maker is None:
-            return f"Gymnasium has no task {theirs!r} (--reference-task names a stand-in)"
+        return _gymnasium_reason(task, reference_task, options)
+    elif info.library == "pufferlib":
         try:
-            maker().close()
-        except Exception as exc:  # a missing optional dependency of the env
-            return f"Gymnasium cannot make {theirs!r}: {exc}"
+            pufferlib = import_pufferlib()
+        except Exception as exc:
+            return f"pufferlib 3.x is not importable ({exc}); see benchmarks/README.md, PufferLib"
+        if not str(pufferlib.__version__).startswith("3"):
+            return f"pufferlib {pufferlib.__version__} is not 3.x (the bench drives 3.0's API)"
+        if options.get("from_pixels") and info.threaded:
+            return (
+                "PufferLib's Multiprocessing forks its workers, and a forked copy of an "
+                "initialised EGL context hangs: no from_pixels"
+            )
+        return _gymnasium_reason(task, reference_task, options)
+    elif info.library == "gymnax":
+        try:
+            import gymnax  # noqa: F401
+        except Exception as exc:  # ImportError, or a JAX it does not work with
+            return f"gymnax is not importable ({exc}); pip install 'envfleet[bench]'"
+        if task != "CartPole-v1":
+            return "gymnax-jit runs CartPole-v1 only (gymnax's classic control is its own JAX code)"
+        if options:
+            return "gymnax-jit takes no --option (gymnax's CartPole has its own parameters)"
     elif info.library == "dm_control":
         maker = tasks.dm_control_maker(task)
         if maker is None:
@@ -194,6 +256,62 @@ def unavailable_reason(
         except Exception as exc:
             return f"ale_py.vector_env is not importable ({exc})"
     return None
+
+
+def _gymnasium_reason(task: str, reference_task: str | None, options: dict[str, Any]) -> str | None:
+    """Why Gymnasium cannot make the env standing for ``task`` here, or None."""
+    from envfleet.bench import tasks
+
+    theirs = tasks.library_task("gymnasium", task, reference_task)
+    maker = tasks.gymnasium_maker(theirs, options)
+    if maker is None:
+        return f"Gymnasium has no task {theirs!r} (--reference-task names a stand-in)"
+    try:
+        maker().close()
+    except Exception as exc:  # a missing optional dependency of the env
+        return f"Gymnasium cannot make {theirs!r}: {exc}"
+    return None
+
+
+def import_pufferlib():
+    """``import pufferlib`` (with ``pufferlib.vector`` and ``pufferlib.emulation``).
+
+    PufferLib 3.0's ``__init__`` creates a symlink named ``resources`` in the current
+    directory; the import runs from a temporary directory so that it leaves nothing in the
+    user's.
+    """
+    import sys
+    import tempfile
+
+    if "pufferlib.vector" not in sys.modules:
+        cwd = os.getcwd()
+        with tempfile.TemporaryDirectory() as scratch:
+            os.chdir(scratch)
+            try:
+                import pufferlib.emulation
+                import pufferlib.vector  # noqa: F401
+            finally:
+                os.chdir(cwd)
+    return sys.modules["pufferlib"]
+
+
+def peer_versions(libraries: set[str]) -> dict[str, str | None]:
+    """Versions of the peers among ``libraries`` (and of JAX for gymnax); None if missing."""
+    from importlib import metadata
+
+    versions: dict[str, str | None] = {}
+    if "pufferlib" in libraries:
+        try:
+            versions["pufferlib"] = str(import_pufferlib().__version__)
+        except Exception:
+            versions["pufferlib"] = None
+    if "gymnax" in libraries:
+        for name in ("gymnax", "jax"):
+            try:
+                versions[name] = metadata.version(name)
+            except metadata.PackageNotFoundError:
+                versions[name] = None
+    return versions
 
 
 def build(
@@ -499,6 +617,142 @@ def _ale_vector(task, num_envs, batch_size, num_threads, seed, actions, options)
     return Executor(_stepper(env.step, actions), env.close)
 
 
+def _pufferlib(backend: str) -> Callable[..., Executor]:
+    """PufferLib 3's ``pufferlib.vector`` over the Gymnasium env standing for the task.
+
+    Each env is ``GymnasiumPufferEnv(env_creator=...)``, the way PufferLib wraps a Gymnasium
+    env, around what :func:`.tasks.gymnasium_maker` makes (gymnasium-sync's env: the same
+    dynamics and preprocessing). Episode ends follow next-step autoreset, as in the pools:
+    ``Serial`` resets an env whose episode ended on the call after, in place of stepping it.
+
+    - ``Serial``: ``num_envs = batch``, stepped one after another in this process;
+    - ``Multiprocessing`` sync: ``num_envs = batch_size = batch``, ``num_workers = threads``
+      (``autotune``'s "full sync" strategy), each worker a ``Serial`` over its share; ``step``;
+    - ``Multiprocessing`` async: ``num_envs = async_factor x batch``, ``batch_size = batch``,
+      ``num_workers = threads`` (``autotune``'s "one batch per core" strategy with
+      ``async_factor`` 2 and two workers), ``recv`` the first workers to finish, ``send``
+      them the next actions. PufferLib refuses more workers than physical cores unless
+      ``overwork=True``; the bench passes it only then, so the grid's thread count holds.
+    """
+
+    def make(task, num_envs, batch_size, num_threads, seed, actions, options) -> Executor:
+        import psutil
+
+        from envfleet.bench.tasks import gymnasium_maker
+
+        pufferlib = import_pufferlib()
+        make_one = gymnasium_maker(task, options)
+
+        def creator(buf=None, seed=0):
+            return pufferlib.emulation.GymnasiumPufferEnv(env_creator=make_one, buf=buf, seed=seed)
+
+        kwargs: dict[str, Any] = {}
+        if backend == "Multiprocessing":
+            workers = num_threads or 1
+            if num_envs % workers or batch_size % (num_envs // workers):
+                raise ValueError(
+                    f"PufferLib's Multiprocessing hands out whole workers: num_envs "
+                    f"({num_envs}) must split evenly over num_workers ({workers}) and "
+                    f"batch_size ({batch_size}) be a multiple of the envs per worker"
+                )
+            kwargs = {"num_workers": workers, "batch_size": batch_size}
+            if workers > (psutil.cpu_count(logical=False) or 1):
+                kwargs["overwork"] = True
+        env = pufferlib.vector.make(
+            creator, backend=backend, num_envs=num_envs, seed=seed, **kwargs
+        )
+        processes = list(getattr(env, "processes", []))
+
+        def close() -> None:
+            env.close()  # Multiprocessing terminates its workers; reap them too
+            for process in processes:
+                process.join(timeout=10)
+
+        try:
+            dtype = env.single_action_space.dtype
+            actions = np.ascontiguousarray(actions, dtype=dtype)
+            pids = [p.pid for p in processes if p.pid is not None]
+            if batch_size < num_envs:
+                env.async_reset(seed)
+                return Executor(_puffer_recv_send(env, actions), close, pids)
+            env.reset(seed=seed)
+            return Executor(_stepper(env.step, actions), close, pids)
+        except BaseException:
+            close()  # never leave worker processes behind
+            raise
+
+    return make
+
+
+def _puffer_recv_send(env: Any, actions: np.ndarray) -> Callable[[int], int]:
+    """A ``run`` for PufferLib's async mode: ``recv`` a batch, ``send`` it the next actions
+    (``send`` addresses the workers the last ``recv`` returned)."""
+    count, rows = len(actions), actions.shape[1]
+    batches = list(actions)
+    recv, send = env.recv, env.send
+
+    def run(calls: int) -> int:
+        for i in range(calls):
+            recv()
+            send(batches[i % count])
+        return calls * rows
+
+    return run
+
+
+def _gymnax(task, num_envs, batch_size, num_threads, seed, actions, options) -> Executor:
+    """gymnax's CartPole-v1, ``num_envs`` copies under ``jax.vmap``, stepped by one jitted
+    ``lax.fori_loop`` of ``calls`` calls, on the CPU.
+
+    Each call steps every env with ``actions[i % count]`` and fresh keys split from a carried
+    key (gymnax resets with them). gymnax's ``step`` resets an env in the same call that ends
+    its episode (it returns the first observation of the next one), where the pools reset on
+    the call after; a row is still one call's work for one env. Each call's observation,
+    reward and done are carried out of the loop, so that XLA cannot leave them uncomputed.
+    The loop is compiled before timing; ``setup["compile_s"]`` is the time of tracing,
+    lowering and compiling it.
+    """
+    import time
+
+    import gymnax
+    import jax
+    import jax.numpy as jnp
+
+    cpu = jax.devices("cpu")[0]
+    env, params = gymnax.make(task)
+    count, rows = len(actions), actions.shape[1]
+    batches = jax.device_put(jnp.asarray(actions, dtype=jnp.int32), cpu)
+    reset = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))
+    step = jax.vmap(env.step, in_axes=(0, 0, 0, None))
+    key = jax.device_put(jax.random.PRNGKey(seed), cpu)
+    key, reset_key = jax.random.split(key)
+    obs, state = reset(jax.random.split(reset_key, rows), params)
+    reward, done = jnp.zeros(rows, jnp.float32), jnp.zeros(rows, bool)
+
+    def call(i: Any, carry: Any) -> Any:
+        state, key, _ = carry
+        key, step_key = jax.random.split(key)
+        obs, state, reward, done, _ = step(
+            jax.random.split(step_key, rows), state, batches[i % count], params
+        )
+        return state, key, (obs, reward.astype(jnp.float32), done)
+
+    def loop(carry: Any, calls: Any) -> Any:
+        return jax.lax.fori_loop(0, calls, call, carry)
+
+    carry = jax.device_put((state, key, (obs, reward, done)), cpu)
+    start = time.perf_counter()
+    compiled = jax.jit(loop).lower(carry, np.int32(0)).compile()
+    compile_s = time.perf_counter() - start
+    internals = {"carry": carry, "params": params, "key": key}
+
+    def run(calls: int) -> int:
+        internals["carry"] = jax.block_until_ready(compiled(internals["carry"], np.int32(calls)))
+        return calls * rows
+
+    return Executor(run, lambda: None, setup={"compile_s": compile_s}, internals=internals)
+
+
 _BUILDERS: dict[str, Callable[..., Executor]] = {
     "envfleet-sync": _envfleet,
     "envfleet-async": _envfleet,
@@ -514,6 +768,10 @@ _BUILDERS: dict[str, Callable[..., Executor]] = {
     "dm-control-loop": _dm_control_loop,
     "ale-vector-sync": _ale_vector,
     "ale-vector-async": _ale_vector,
+    "pufferlib-serial": _pufferlib("Serial"),
+    "pufferlib-multiprocessing": _pufferlib("Multiprocessing"),
+    "pufferlib-multiprocessing-async": _pufferlib("Multiprocessing"),
+    "gymnax-jit": _gymnax,
 }
 assert set(_BUILDERS) == set(EXECUTORS)
 

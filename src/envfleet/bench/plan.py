@@ -83,6 +83,11 @@ def make_cells(
                 name, task, label = parse_executor(text, run_task)
                 info = EXECUTORS[name]
                 num_envs = batch * async_factor if info.mode == "async" else batch
+                if info.threaded and min(t, num_envs) < info.min_threads:
+                    note = f"{name} skipped below {info.min_threads} threads (its async mode)"
+                    if note not in notes:
+                        notes.append(note)
+                    continue
                 if info.threaded:
                     num_threads: int | None = min(t, num_envs)
                     usable = min(num_threads, num_envs, cores)

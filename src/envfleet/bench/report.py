@@ -25,12 +25,12 @@ from envfleet.bench.runner import BenchResults
 WINDOW_COLUMNS = [
     "kind", "label", "executor", "task", "mode", "batch_size", "num_envs", "num_threads",
     "usable_cores", "round", "window", "calls", "steps", "seconds", "steps_per_s", "cpu_s",
-    "cores_busy", "loadavg1", "pid", "make_s", "workers",
+    "cores_busy", "loadavg1", "pid", "make_s", "workers", "compile_s",
 ]  # fmt: skip
 SUMMARY_COLUMNS = [
     "label", "executor", "task", "mode", "batch_size", "num_envs", "num_threads",
     "usable_cores", "windows", "median", "min", "max", "q1", "q3", "cores_busy", "limit",
-    "fraction_of_limit", "vs_envpool", "vs_envpool_ref", "vs_gymnasium_async",
+    "fraction_of_limit", "vs_envpool", "vs_envpool_ref", "vs_gymnasium_async", "compile_s",
 ]  # fmt: skip
 FILES = {
     "json": "results.json",
@@ -104,10 +104,18 @@ def summarize(results: BenchResults) -> list[dict[str, Any]]:
                 "cores_busy": statistics.median(w["cores_busy"] for w in windows),
                 "limit": cell_limit,
                 "fraction_of_limit": median / cell_limit if cell_limit else None,
+                "compile_s": _median_compile_s(windows),
             }
         )
     _add_ratios(rows)
     return rows
+
+
+def _median_compile_s(windows: list[dict[str, Any]]) -> float | None:
+    """The median jit compilation time of a JAX peer's cell over its processes (one value per
+    process, repeated on its windows), or None for executors that compile nothing."""
+    per_process = {w["pid"]: w["compile_s"] for w in windows if w.get("compile_s") is not None}
+    return statistics.median(per_process.values()) if per_process else None
 
 
 def best_per_executor(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -305,6 +313,16 @@ def format_table(results: BenchResults, rows: list[dict[str, Any]], extras: dict
         "most threads;",
         "  the *-xla JAX loops: EnvPool's JAX loop)",
     ]
+    compiled = [row for row in rows if row.get("compile_s") is not None]
+    if compiled:
+        parts = [
+            f"{row['label']} b={row['batch_size']} {row['compile_s']:.2f} s" for row in compiled
+        ]
+        lines.append("")
+        lines.append(
+            "jit compile time (trace + lower + compile, before timing; median over processes): "
+            + ", ".join(parts)
+        )
     if extras.get("memory_per_env_bytes"):
         mem = extras["memory_per_env_bytes"]
         parts = [f"{lib} {v['median'] / 1024:,.2f} KiB" for lib, v in mem.items()]

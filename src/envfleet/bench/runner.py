@@ -245,6 +245,8 @@ def run(config: BenchConfig, show_progress: bool = True) -> BenchResults:
                 else:
                     where = {"kind": "throughput", **cell.as_dict(), "round": round_index}
                     where.update(pid=out["pid"], make_s=out["make_s"], workers=out["workers"])
+                    if "compile_s" in out:  # a JAX peer's one-off compilation (gymnax-jit)
+                        where["compile_s"] = out["compile_s"]
                     results.windows += [{**where, **w} for w in out["windows"]]
                 progress.advance(label)
         for label, args in extra_jobs:

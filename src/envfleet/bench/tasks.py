@@ -1,8 +1,9 @@
 """How each library runs the work of an envfleet task: the bench's translation table.
 
 An executor must do the same work as envfleet: the same dynamics, preprocessing and options.
-For most tasks the other libraries know the same id (``CartPole-v1``, ``Ant-v5``). Two cases
-need a translation:
+For most tasks the other libraries know the same id (``CartPole-v1``, ``Ant-v5``); PufferLib's
+executors wrap exactly the Gymnasium env described here (``GymnasiumPufferEnv``), and gymnax
+runs its own CartPole-v1. Two cases need a translation:
 
 - Atari ``<Game>-v5``: EnvPool has the id with the same defaults; Gymnasium runs ale-py's
   ``ALE/<Game>-v5`` with frame skipping and sticky actions off, wrapped in
@@ -52,7 +53,7 @@ def library_task(library: str, task: str, reference_task: str | None) -> str:
         import envpool
 
         return task if task in envpool.list_all_envs() else reference_task
-    if library == "gymnasium":
+    if library in ("gymnasium", "pufferlib"):  # PufferLib wraps the Gymnasium env
         return task if gymnasium_maker(task) else reference_task
     return task
 
@@ -213,6 +214,10 @@ def ale_vector_kwargs(task: str) -> dict[str, Any] | None:
 def differences(task: str, libraries: set[str], options: dict[str, Any] | None = None) -> list[str]:
     """Where the libraries in the run cannot do exactly ``task``'s work: notes for the report."""
     notes = []
+    # PufferLib's executors wrap the Gymnasium envs: what holds for Gymnasium holds for them.
+    wrapped = "Gymnasium's" if "pufferlib" not in libraries else "Gymnasium's (and PufferLib's)"
+    if "pufferlib" in libraries:
+        libraries = libraries | {"gymnasium"}
     if (options or {}).get("from_pixels") and "gymnasium" in libraries:
         notes.append(
             "Gymnasium's pixel envs (AddRenderObservation) return (H, W, 3) frames, envfleet "
@@ -221,7 +226,7 @@ def differences(task: str, libraries: set[str], options: dict[str, Any] | None =
     options = atari_options(task, **(options or {})) if _is_envfleet_task(task) else None
     if options is not None and "gymnasium" in libraries and options["use_fire_reset"]:
         notes.append(
-            "Gymnasium's AtariPreprocessing has no FIRE-on-reset: its envs skip the one FIRE "
+            f"{wrapped} AtariPreprocessing has no FIRE-on-reset: its envs skip the one FIRE "
             "step per episode that envfleet, EnvPool and AtariVectorEnv take"
         )
     return notes
