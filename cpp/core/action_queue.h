@@ -7,7 +7,9 @@
 #ifndef ENVFLEET_CORE_ACTION_QUEUE_H_
 #define ENVFLEET_CORE_ACTION_QUEUE_H_
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 
@@ -51,10 +53,35 @@ class ActionQueue {
   // contended atomic operation per chunk instead of two per item.
   static constexpr int32_t kMaxChunk = 32;
 
+  // How long an idle worker polls for work before it sleeps. A worker of a training loop
+  // finds its next batch announced a few microseconds after it finished the last one (the
+  // caller's Python work in between); polling through that gap saves a futex wake-up per
+  // batch, which on a virtual machine can cost more than a batch of tiny envs. So the window
+  // follows the gaps seen: twice the last one while they are short, only a token poll once
+  // they are long (a loop busy elsewhere: polling would only burn a core).
+  class SpinWindow {
+   public:
+    std::chrono::nanoseconds get() const { return window_; }
+    void Learn(std::chrono::nanoseconds gap) {
+      window_ = gap < kMaxSpin ? std::clamp(2 * gap, kMinSpin, kMaxSpin) : kMinSpin;
+    }
+    static constexpr std::chrono::nanoseconds kMinSpin{2'000};
+    static constexpr std::chrono::nanoseconds kMaxSpin{100'000};
+
+   private:
+    std::chrono::nanoseconds window_ = kMinSpin;
+  };
+
   // Workers: block until announced items exist, then take a chunk of them into `items`.
-  // `takers` is how many threads share the work (the fair-share divisor).
-  int32_t Take(WorkItem* items, int32_t takers) {
-    int32_t count = announced_.WaitSome(kMaxChunk, takers);
+  // `takers` is how many threads share the work (the fair-share divisor); `window` is the
+  // worker's own, which this adapts.
+  int32_t Take(WorkItem* items, int32_t takers, SpinWindow& window) {
+    int32_t count = announced_.TryWaitSome(kMaxChunk, takers);
+    if (count == 0) {
+      const auto start = std::chrono::steady_clock::now();
+      count = announced_.SpinThenWaitSome(kMaxChunk, takers, window.get());
+      window.Learn(std::chrono::steady_clock::now() - start);
+    }
     if (count > 1 && stopping_.load(std::memory_order_seq_cst)) {
       // Closing: exit items are queued last, one per worker; take one item at a time so no
       // worker swallows another's exit item.
@@ -63,6 +90,11 @@ class ActionQueue {
     }
     PopInto(items, count);
     return count;
+  }
+  // Take with the shortest spin.
+  int32_t Take(WorkItem* items, int32_t takers) {
+    SpinWindow window;
+    return Take(items, takers, window);
   }
   // The waiting caller: take a chunk of announced items if there are any right now.
   int32_t TryTake(WorkItem* items, int32_t takers, int32_t most = kMaxChunk) {

@@ -43,6 +43,7 @@
 #include "core/action_queue.h"
 #include "core/env.h"
 #include "core/output_blocks.h"
+#include "core/run_segments.h"
 #include "core/spec.h"
 #include "core/thread_pool.h"
 
@@ -78,7 +79,8 @@ class Pool {
        PoolOptions options)
       : spec_(spec),
         options_(Checked(std::move(options), configs.size())),
-        queue_(static_cast<size_t>(options_.num_envs) + options_.num_threads + 1) {
+        queue_(QueueCapacity(options_)),
+        runs_(options_.num_threads + 1) {
     const int n = options_.num_envs;
     const int b = options_.batch_size;
     const auto config_of = [&](int i) -> const Config& {
@@ -111,13 +113,20 @@ class Pool {
     }
     // The workers and the waiting caller share the queue, unless the caller must not step.
     takers_ = options_.num_threads + (spec_.workers_only ? 0 : 1);
+    usable_cores_ = UsableCores();
     workers_ = std::make_unique<ThreadPool>(options_.num_threads, options_.thread_affinity_offset,
-                                            [this] { WorkerLoop(); });
+                                            [this](int worker) { WorkerLoop(worker); });
   }
 
   ~Pool() {
     Close();
     arena_->Release();
+  }
+
+  // Items the queue may hold: one per env in flight, the workers' exit items, and sweep
+  // tickets (a few per worker; a ticket not yet taken when its sweep ends only wastes a cell).
+  static size_t QueueCapacity(const PoolOptions& options) {
+    return static_cast<size_t>(options.num_envs) + 4 * static_cast<size_t>(options.num_threads) + 1;
   }
 
   // The bindings check every option with a message naming it first; this guard keeps a C++
@@ -240,21 +249,24 @@ class Pool {
       return static_cast<bool>(interrupted());
     };
     if (!spec_.workers_only) {
-      // The current sweep's unclaimed runs first: they are the head block's rows.
-      const int64_t end = sweep_.end;
-      int64_t run = next_run_.load(std::memory_order_relaxed);
-      while (run < end) {
-        if (!next_run_.compare_exchange_weak(run, run + 1, std::memory_order_relaxed)) continue;
+      // The current sweep's unclaimed runs first: they are the head block's rows. The caller's
+      // home is segment 0 when the sweep counted on it; otherwise it only steals.
+      const int home = sweep_.caller_steps ? 0 : -1;
+      for (int64_t run; (run = runs_.Claim(sweep_.gen, home)) >= 0;) {
         ProcessRun(run);
-        if (poll()) return nullptr;  // the workers' tickets claim the runs left
-        run = next_run_.load(std::memory_order_relaxed);
+        if (poll()) {
+          // The runs left go to every worker (the sweep may have given them too few tickets:
+          // it counted on the caller).
+          HandOutTickets(options_.num_threads, /*home_offset=*/0);
+          return nullptr;
+        }
       }
     }
     WorkItem items[ActionQueue::kMaxChunk];
     while (reserved_ > 0) {
       const int32_t count = static_cast<int32_t>(reserved_ < most ? reserved_ : most);
       queue_.TakeUnannounced(items, count);
-      ProcessChunk(items, count);
+      ProcessChunk(items, count, /*worker=*/-1);
       reserved_ -= count;
       if (poll()) {
         queue_.Announce(reserved_);
@@ -266,7 +278,7 @@ class Pool {
     while (!head->ready.TryWait()) {
       if (!spec_.workers_only) {
         if (const int32_t count = queue_.TryTake(items, takers_, most)) {
-          ProcessChunk(items, count);
+          ProcessChunk(items, count, /*worker=*/-1);
           if (poll()) return nullptr;
           continue;
         }
@@ -380,14 +392,15 @@ class Pool {
 
   Block* Head() const { return ring_[head_ % ring_size_].load(std::memory_order_relaxed); }
 
-  void WorkerLoop() {
+  void WorkerLoop(int32_t worker) {
     WorkItem items[ActionQueue::kMaxChunk];
+    ActionQueue::SpinWindow window;
     while (true) {
-      const int32_t count = queue_.Take(items, takers_);
+      const int32_t count = queue_.Take(items, takers_, window);
       if (items[count - 1].env_id < 0) {  // the exit item comes alone (see ActionQueue::Take)
         return;
       }
-      ProcessChunk(items, count);
+      ProcessChunk(items, count, worker);
     }
   }
 
@@ -426,7 +439,8 @@ class Pool {
 
   // Runs a chunk of items, counting finished rows per block so that each block's counter is
   // touched once per chunk rather than once per env.
-  void ProcessChunk(const WorkItem* items, int32_t count) {
+  // `worker`: the worker's index, or -1 for the caller (which never takes sweep tickets).
+  void ProcessChunk(const WorkItem* items, int32_t count, int32_t worker) {
     Block* block = nullptr;
     int64_t rows = 0;
     for (int32_t i = 0; i < count; ++i) {
@@ -435,7 +449,7 @@ class Pool {
         continue;
       }
       if (items[i].sweep) {
-        JoinSweep(items[i].seq);
+        JoinSweep(worker, items[i]);
         continue;
       }
       Block* written = Process(items[i]);
@@ -513,69 +527,73 @@ class Pool {
 
   // ---- sweeps ------------------------------------------------------------------------------
 
-  // The envs of the send being swept, in send order, and how they are cut into runs. Runs are
-  // numbered across sweeps (next_run_ only grows): this sweep's are [begin, end). Written by
-  // the Python thread only while no env is in flight, so never while a thread processes a run.
+  // The envs of the send being swept, in send order, and how they are cut into runs (handed
+  // out by runs_). Written by the Python thread only while no env is in flight, so never
+  // while a thread processes a run.
   struct Sweep {
     std::vector<int32_t> ids;
     int64_t count = 0;
     int64_t run_length = 1;
     int64_t seq = 0;  // the first env's row
-    int64_t begin = 0;
-    int64_t end = 0;
+    uint32_t gen = 0;
     bool reset = false;
+    bool caller_steps = false;  // segment 0 is the caller's
   };
 
-  // Runs of about a 1/kRunsPerTaker share of a thread's part: enough runs for the threads to
-  // even out (one that starts late, or is descheduled, claims fewer), few enough that the
-  // shared counter is touched a handful of times per batch. A run is at least one env.
-  static constexpr int64_t kRunsPerTaker = 8;
-  int64_t RunLength(int64_t count) const {
-    const int64_t runs = kRunsPerTaker * takers_;
-    return count <= runs ? 1 : (count + runs - 1) / runs;
-  }
+  // Runs of about a 1/kRunsPerThread share of a thread's part: enough runs for the threads to
+  // even out (one that starts late, or is descheduled, has its runs stolen), few enough that a
+  // run's fixed costs vanish. A run is at least one env.
+  static constexpr int64_t kRunsPerThread = 8;
 
   void StartSweep(const int32_t* env_ids, int64_t count, bool reset, int64_t seq,
                   bool caller_steps) {
+    // With the caller stepping, workers beyond the cores left to them would only take turns
+    // on those cores, and one descheduled while it holds a run stalls the whole batch.
+    const int64_t workers =
+        caller_steps
+            ? std::min<int64_t>(options_.num_threads, std::max<int64_t>(usable_cores_ - 1, 0))
+            : options_.num_threads;
+    const int64_t threads = workers + (caller_steps ? 1 : 0);
+    const int64_t runs_wanted = kRunsPerThread * threads;
     std::memcpy(sweep_.ids.data(), env_ids, static_cast<size_t>(count) * sizeof(int32_t));
     sweep_.count = count;
-    sweep_.run_length = RunLength(count);
+    sweep_.run_length = count <= runs_wanted ? 1 : (count + runs_wanted - 1) / runs_wanted;
     sweep_.seq = seq;
     sweep_.reset = reset;
-    // Every run of earlier sweeps is claimed (none is in flight), so the counter sits at the
-    // previous sweep's end.
-    sweep_.begin = next_run_.load(std::memory_order_relaxed);
+    sweep_.caller_steps = caller_steps;
     const int64_t runs = (count + sweep_.run_length - 1) / sweep_.run_length;
-    sweep_.end = sweep_.begin + runs;
-    // One ticket per worker that can get a run: a worker holding one claims runs until none
-    // is left (JoinSweep). The waiting caller needs none, and takes the first run itself, so
-    // a single env wakes nobody.
-    const int64_t workers = options_.num_threads;
-    const int64_t tickets = std::min(workers, caller_steps ? runs - 1 : runs);
+    sweep_.gen = runs_.Start(runs, static_cast<int>(threads));
+    // One ticket per worker with a home segment: a worker holding one claims runs until none
+    // is left (JoinSweep). The caller needs none; with a single run it takes that itself and
+    // wakes nobody.
+    HandOutTickets(std::min(workers, caller_steps ? runs - 1 : runs),
+                   /*home_offset=*/caller_steps ? 1 : 0);
+  }
+
+  // Tickets to the current sweep for `tickets` workers; the worker with index t (whichever
+  // takes a ticket) has home segment t + home_offset.
+  void HandOutTickets(int64_t tickets, int32_t home_offset) {
     for (int64_t t = 0; t < tickets; ++t) {
-      queue_.Push({/*env_id=*/0, reset, /*seq=*/sweep_.end, /*render=*/false, /*sweep=*/true});
+      queue_.Push({/*env_id=*/home_offset, sweep_.reset, /*seq=*/sweep_.gen, /*render=*/false,
+                   /*sweep=*/true});
     }
     queue_.Announce(tickets);
   }
 
-  // A worker's ticket of the sweep whose runs end at `end`: claims and processes runs until
-  // none is left. A ticket that comes after its sweep has finished claims nothing: every run
-  // below `end` is taken, and runs of later sweeps start at or above it.
-  void JoinSweep(int64_t end) {
-    int64_t run = next_run_.load(std::memory_order_relaxed);
-    while (run < end) {
-      if (next_run_.compare_exchange_weak(run, run + 1, std::memory_order_relaxed)) {
-        ProcessRun(run);
-        run = next_run_.load(std::memory_order_relaxed);
-      }
-    }
+  // Worker `worker`'s ticket of sweep `gen`: claims and processes runs until none is left.
+  // A ticket taken after its sweep has finished claims nothing (RunSegments).
+  void JoinSweep(int32_t worker, const WorkItem& ticket) {
+    const int home = worker + ticket.env_id;
+    const uint32_t gen = static_cast<uint32_t>(ticket.seq);
+    for (int64_t run; (run = runs_.Claim(gen, home)) >= 0;) ProcessRun(run);
   }
 
-  // Processes run `run` of the current sweep (a claimed run proves the sweep is current: its
-  // batch cannot be delivered, nor a new sweep started, before the run's rows are written).
+  // Processes run `run` (its index) of the current sweep (a claimed run proves the sweep is
+  // current: its batch cannot be delivered, nor a new sweep started, before the run's rows
+  // are written).
   void ProcessRun(int64_t run) {
     const int64_t b = options_.batch_size;
-    const int64_t first = (run - sweep_.begin) * sweep_.run_length;
+    const int64_t first = run * sweep_.run_length;
     const int64_t last = std::min(first + sweep_.run_length, sweep_.count);
     int64_t seq = sweep_.seq + first;
     Block* block = BlockOf(seq);
@@ -654,9 +672,10 @@ class Pool {
   int64_t pending_ = 0;           // envs sent and not yet delivered
   int64_t reserved_ = 0;          // queued items the caller promised to step itself
   Sweep sweep_;
-  alignas(64) std::atomic<int64_t> next_run_{0};  // the next unclaimed run (see Sweep)
+  RunSegments runs_;
   bool closed_ = false;
   int32_t takers_ = 2;
+  int64_t usable_cores_ = 1;
   const size_t* row_bytes_ = nullptr;  // the layout's, per key
 
   RenderRequest render_;

@@ -1,5 +1,5 @@
 // A counting semaphore for the hot path: it spins briefly before it sleeps, and Post makes a
-// system call only when a thread is asleep.
+// system call only when a thread is asleep and no spinning thread will take the permits.
 //
 // Unlike the classic "lightweight semaphore", a sleeping thread does not own a permit: a
 // woken thread competes for permits like everyone else. That matters here because the
@@ -79,17 +79,70 @@ class Semaphore {
   using Deadline = std::chrono::steady_clock::time_point;
   static constexpr Deadline kNever = Deadline::max();
 
+  // WaitSome (no deadline), polling for up to `spin` before it sleeps: a worker that expects
+  // work within microseconds (the next batch of a training loop) keeps its core rather than
+  // pay a futex wake-up, which on a virtual machine can take longer than the batch. Polls
+  // mostly with pause instructions, reading the clock every kPollsPerClockRead polls.
+  int32_t SpinThenWaitSome(int32_t most, int32_t share, std::chrono::nanoseconds spin) {
+    if (int32_t taken = TryWaitSome(most, share)) return taken;
+    if (spin > std::chrono::nanoseconds::zero()) {
+      spinners_.fetch_add(1, std::memory_order_seq_cst);
+      const auto until = std::chrono::steady_clock::now() + spin;
+      int32_t taken = 0;
+      do {
+        for (int i = 0; i < kPollsPerClockRead && taken == 0; ++i) {
+          ENVFLEET_CPU_RELAX();
+          taken = TryWaitSome(most, share);
+        }
+      } while (taken == 0 && std::chrono::steady_clock::now() < until);
+      // Leaving the spinners after WaitSome below has counted this thread as a sleeper (it
+      // re-checks the count then): a Post that skipped the wake-up because of it is still seen.
+      if (taken) {
+        spinners_.fetch_sub(1, std::memory_order_seq_cst);
+        return taken;
+      }
+      return WaitSome(most, share, kNever, /*leaving_spinners=*/true);
+    }
+    return WaitSome(most, share);
+  }
+
   // Blocks until at least one permit is there, then takes as TryWaitSome does; returns 0 if
   // `deadline` passes first.
   int32_t WaitSome(int32_t most, int32_t share, Deadline deadline = kNever) {
+    return WaitSome(most, share, deadline, /*leaving_spinners=*/false);
+  }
+
+  void Post(int32_t n = 1) {
+    if (n <= 0) return;
+    count_.fetch_add(n, std::memory_order_seq_cst);
+    // Threads spinning in SpinThenWaitSome take the permits without a system call; only
+    // permits beyond them need a sleeper woken.
+    if (sleepers_.load(std::memory_order_seq_cst) > 0 &&
+        spinners_.load(std::memory_order_seq_cst) < n) {
+      Wake(n == 1 ? 1 : kWakeAll);
+    }
+  }
+
+ private:
+  static constexpr int kWakeAll = 1 << 30;
+  static constexpr int kPollsPerClockRead = 16;
+
+  // `leaving_spinners`: called by a thread still counted in spinners_, which has spun already.
+  int32_t WaitSome(int32_t most, int32_t share, Deadline deadline, bool leaving_spinners) {
+    bool spin = !leaving_spinners;
     while (true) {
-      for (int i = 0; i < spin_; ++i) {
+      for (int i = 0; spin && i < spin_; ++i) {
         if (int32_t taken = TryWaitSome(most, share)) return taken;
         ENVFLEET_CPU_RELAX();
       }
+      spin = true;
       // Announce the sleep, then sleep only while the count is still zero; a Post between
       // the two either is seen by the check or sees the sleeper (both are seq_cst).
       sleepers_.fetch_add(1, std::memory_order_seq_cst);
+      if (leaving_spinners) {
+        spinners_.fetch_sub(1, std::memory_order_seq_cst);
+        leaving_spinners = false;
+      }
       int32_t taken = TryWaitSome(most, share);
       bool timed_out = false;
       if (taken == 0) timed_out = !SleepWhileZero(deadline);
@@ -98,15 +151,6 @@ class Semaphore {
       if (timed_out) return TryWaitSome(most, share);
     }
   }
-
-  void Post(int32_t n = 1) {
-    if (n <= 0) return;
-    count_.fetch_add(n, std::memory_order_seq_cst);
-    if (sleepers_.load(std::memory_order_seq_cst) > 0) Wake(n == 1 ? 1 : kWakeAll);
-  }
-
- private:
-  static constexpr int kWakeAll = 1 << 30;
 
   // Sleeps while the count is 0 (or until a wake-up or a spurious return); false once
   // `deadline` has passed.
@@ -145,6 +189,7 @@ class Semaphore {
                 "the futex watches the atomic's bytes");
   alignas(64) std::atomic<int32_t> count_;
   alignas(64) std::atomic<int32_t> sleepers_{0};
+  std::atomic<int32_t> spinners_{0};  // threads polling in SpinThenWaitSome
   int spin_;
 };
 

@@ -1,4 +1,4 @@
-// A fixed set of worker threads, optionally pinned: worker t runs on core
+// A fixed set of worker threads (each gets its index), optionally pinned: worker t runs on core
 // (affinity_offset + t) mod cores when affinity_offset >= 0. And ParallelFor, which the pool
 // uses to build its envs (an ALE ROM load or a MuJoCo model takes milliseconds each).
 #ifndef ENVFLEET_CORE_THREAD_POOL_H_
@@ -19,11 +19,11 @@ namespace envfleet {
 
 class ThreadPool {
  public:
-  ThreadPool(int num_threads, int affinity_offset, std::function<void()> body) {
+  ThreadPool(int num_threads, int affinity_offset, std::function<void(int)> body) {
     int cores = static_cast<int>(std::thread::hardware_concurrency());
     if (cores < 1) cores = 1;
     for (int t = 0; t < num_threads; ++t) {
-      threads_.emplace_back(body);
+      threads_.emplace_back(body, t);
       if (affinity_offset >= 0) {
         cpu_set_t set;
         CPU_ZERO(&set);
@@ -44,6 +44,14 @@ class ThreadPool {
  private:
   std::vector<std::thread> threads_;
 };
+
+// The cores this process may run on (its CPU affinity), at least 1.
+inline int UsableCores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
 
 // Calls body(i) for every i in [0, n) on up to `num_threads` threads, the calling one
 // included, and returns when all are done. The first exception stops further calls and is

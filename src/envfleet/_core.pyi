@@ -70,6 +70,14 @@ def register_function_env(name: str, spec: dict, options: dict, option_order: Se
 def rng_function_addresses() -> dict:
     """Addresses of the C functions a function env draws random numbers with."""
 
+def plain_cartpole_rate(num_envs: int, num_steps: int, seed: int = 0) -> tuple:
+    """
+    The bench's independent CartPole limit (cpp/bench/plain_cartpole.h): Gymnasium's
+    CartPole-v1 dynamics over num_envs envs in a plain single-threaded C++ loop writing batch
+    arrays, without envfleet's Env or Pool. Takes at least num_steps steps; returns (steps,
+    seconds, checksum).
+    """
+
 def memory_available() -> int:
     """
     Bytes this process can still allocate before memory runs out (the machine's MemAvailable, lowered to its memory cgroup's headroom), or -1 where unknown.

@@ -18,8 +18,10 @@ import pytest
 from conftest import assert_isolated_ok
 
 import envfleet
+import envfleet.bench.__main__ as bench_main
+from envfleet import _core
 from envfleet.bench.executors import EXECUTORS, build, make_actions
-from envfleet.bench.plan import make_cells
+from envfleet.bench.plan import default_batches, make_cells
 from envfleet.bench.report import SUMMARY_COLUMNS, WINDOW_COLUMNS
 
 _PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(envfleet.__file__)))
@@ -56,6 +58,8 @@ def test_tiny_grid_writes_every_file(tmp_path):
         assert key in doc
     assert doc["config"]["task"] == "CartPole-v1"
     assert doc["limit"]["steps_per_s_per_thread"] > 0
+    # CartPole's limit is the independent plain-C loop over the grid's largest batch.
+    assert doc["limit"]["plain_envs"] == max(doc["config"]["batches"])
     assert doc["meta"]["affinity"] and doc["meta"]["versions"]["envfleet"]
 
     assert sorted(r["executor"] for r in doc["summary"]) == sorted(executors.split(","))
@@ -63,6 +67,9 @@ def test_tiny_grid_writes_every_file(tmp_path):
         assert row["median"] > 0 and row["min"] <= row["median"] <= row["max"]
         assert row["limit"] > 0 and row["fraction_of_limit"] > 0
         assert row["windows"] == 2 and row["cores_busy"] >= 0
+        assert row["per_cpu_of_limit"] == pytest.approx(
+            row["median"] / row["cores_busy"] / doc["limit"]["steps_per_s_per_thread"]
+        )
     async_row = next(r for r in doc["summary"] if r["executor"] == "envfleet-async")
     assert async_row["batch_size"] == 2 and async_row["num_envs"] == 4
 
@@ -268,6 +275,29 @@ def test_atari_executors_do_envfleets_work(name):
         assert executor.run(5) == 5 * batch
     finally:
         executor.close()
+
+
+def test_plain_cartpole_loop_follows_cartpole_and_counts_its_steps():
+    """The independent limit takes whole rounds of every env and really steps them: random
+    actions end episodes, and every episode's observations stay inside CartPole's bounds
+    (its checksum sums the first observation, rewards and flags of the last round)."""
+    steps, seconds, checksum = _core.plain_cartpole_rate(64, 1000)
+    assert steps == 16 * 64 and seconds > 0  # at least 1000 steps, in rounds of 64
+    # Every env earned reward 1.0 in the last round, and |x| <= 2.4 + one step's move.
+    assert 64 - 64 * 2.5 <= checksum <= 64 * 3 + 64 * 2.5
+    again = _core.plain_cartpole_rate(64, 1000)
+    assert again[2] == checksum  # the same seed, the same trajectory
+    with pytest.raises(ValueError, match="num_envs"):
+        _core.plain_cartpole_rate(0, 10)
+
+
+def test_tiny_tasks_get_the_long_grid():
+    """Tasks of the engine-free module run to thousands of envs by default; others do not."""
+    assert default_batches(quick=False, tiny=True)[-1] == 4096
+    assert default_batches(quick=True, tiny=True)[-1] == 2048
+    assert default_batches(quick=False)[-1] == 256
+    assert bench_main._is_tiny("CartPole-v1") and bench_main._is_tiny("FrozenLake-v1")
+    assert not bench_main._is_tiny("Ant-v5") and not bench_main._is_tiny("NoSuchTask-v0")
 
 
 def test_raw_step_rate_round_robin():

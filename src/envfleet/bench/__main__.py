@@ -220,9 +220,22 @@ def config_from_args(args: argparse.Namespace) -> BenchConfig:
         options=options,
         **timing,
     )
-    config.batches = _flatten(args.num_envs) or default_batches(args.quick)
+    config.batches = _flatten(args.num_envs) or default_batches(args.quick, _is_tiny(config.task))
     config.threads = _flatten(args.num_threads) or default_threads(config.cores, args.quick)
     return config
+
+
+def _is_tiny(task: str) -> bool:
+    """Whether ``task`` is stepped by the engine-free module ``envfleet._core`` (see
+    :func:`default_batches`); False for a task this process does not know (one that --import
+    registers in the cells gets the ordinary grid; the probe reports an unknown one)."""
+    import envfleet
+    from envfleet import _core
+
+    try:
+        return envfleet.make_spec(task).module is _core
+    except Exception:
+        return False
 
 
 def main(argv: list[str] | None = None) -> int:

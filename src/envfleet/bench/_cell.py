@@ -5,8 +5,9 @@ allocator state, warmed caches or forked workers, and a crash or hang costs one 
 The JSON argument names a ``kind``:
 
 - ``probe``: which executors can run the task here, library versions, CPU model, affinity;
-- ``raw``: the physical limit, ``raw_step_rate`` of the task's extension module (one env, one
-  thread, a bare C++ loop) over several windows;
+- ``raw``: the physical limit over several windows: for CartPole-v1, an independent plain-C
+  loop over ``plain_envs`` envs (``_core.plain_cartpole_rate``); for other tasks
+  ``raw_step_rate`` of the task's extension module (one env, one thread, a bare C++ loop);
 - ``throughput``: build one executor, warm it up, then time ``windows`` windows of about
   ``window_s`` seconds each (the number of calls per window is fixed from the warm-up rate, so
   no clock is read inside a window);
@@ -181,8 +182,13 @@ def raw(args: dict[str, Any]) -> dict[str, Any]:
     spec = envfleet.make_spec(args["task"], **(args.get("options") or {}))
     config = spec.config
     seed = args.get("seed", 0)
+    plain_envs = args.get("plain_envs")
+    plain = _plain_loop(spec) if plain_envs else None
 
     def loop(num_steps: int) -> tuple[int, float]:
+        if plain is not None:
+            steps, seconds, _ = plain(plain_envs, num_steps, seed)
+            return steps, seconds
         steps, seconds, _ = spec.module.raw_step_rate(
             spec.env_type, config.env_options, num_steps, config.max_episode_steps, seed
         )
@@ -221,7 +227,22 @@ def raw(args: dict[str, Any]) -> dict[str, Any]:
         "warmup_steps": warm_steps,
         "env_type": spec.env_type,
         "options": config.env_options,
+        "plain_envs": plain_envs if plain is not None else None,
     }
+
+
+def _plain_loop(spec: Any):
+    """The independent plain-C loop of a task, if the bench has one (CartPole-v1 only: its
+    dynamics in ``cpp/bench/plain_cartpole.h``), else None (the limit is raw_step_rate)."""
+    from envfleet import _core
+
+    if (
+        spec.env_type == "CartPole"
+        and spec.config.max_episode_steps == 500
+        and not spec.config.env_options.get("sutton_barto_reward")
+    ):
+        return _core.plain_cartpole_rate
+    return None
 
 
 def throughput(args: dict[str, Any]) -> dict[str, Any]:

@@ -110,8 +110,16 @@ def make_cells(
     return cells, notes
 
 
-def default_batches(quick: bool) -> list[int]:
-    """``--num-envs`` default: 1 to 256 by 4x; the quick grid keeps the ends and the middle."""
+def default_batches(quick: bool, tiny: bool = False) -> list[int]:
+    """``--num-envs`` default: 1 to 256 by 4x; the quick grid keeps the ends and the middle.
+
+    ``tiny``: a task whose step costs tens of nanoseconds (the engine-free families of
+    ``envfleet._core``: classic control, toy text, Python-written envs), whose users run
+    thousands of envs per pool: the grid goes on to 4096 (the quick one to 2048), where the
+    pool's own per-env work, not the per-call overhead, decides the rate.
+    """
+    if tiny:
+        return [1, 16, 256, 2048] if quick else [1, 4, 16, 64, 256, 1024, 4096]
     return [1, 16, 256] if quick else [1, 4, 16, 64, 256]
 
 

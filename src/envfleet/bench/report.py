@@ -25,12 +25,13 @@ from envfleet.bench.runner import BenchResults
 WINDOW_COLUMNS = [
     "kind", "label", "executor", "task", "mode", "batch_size", "num_envs", "num_threads",
     "usable_cores", "round", "window", "calls", "steps", "seconds", "steps_per_s", "cpu_s",
-    "cores_busy", "loadavg1", "pid", "make_s", "workers", "compile_s",
+    "cores_busy", "loadavg1", "pid", "make_s", "workers", "compile_s", "plain_envs",
 ]  # fmt: skip
 SUMMARY_COLUMNS = [
     "label", "executor", "task", "mode", "batch_size", "num_envs", "num_threads",
     "usable_cores", "windows", "median", "min", "max", "q1", "q3", "cores_busy", "limit",
-    "fraction_of_limit", "vs_envpool", "vs_envpool_ref", "vs_gymnasium_async", "compile_s",
+    "fraction_of_limit", "per_cpu_of_limit", "vs_envpool", "vs_envpool_ref",
+    "vs_gymnasium_async", "compile_s",
 ]  # fmt: skip
 FILES = {
     "json": "results.json",
@@ -58,13 +59,28 @@ def physical_limit(results: BenchResults, task: str | None = None) -> dict[str, 
     ]
     if not rates:
         return None
+    plain_envs = next(
+        (
+            w.get("plain_envs")
+            for w in results.windows
+            if w["kind"] == "raw" and w.get("task", results.config.task) == task
+        ),
+        None,
+    )
+    what = (
+        f"Gymnasium's CartPole dynamics in a plain C loop over {plain_envs} envs writing batch "
+        "arrays (cpp/bench/plain_cartpole.h; no envfleet code)"
+        if plain_envs
+        else "raw C++ loop, one env"
+    )
     return {
         "task": task,
         "steps_per_s_per_thread": statistics.median(rates),
         "min": min(rates),
         "max": max(rates),
         "windows": len(rates),
-        "what": "raw_step_rate of the task's module: one env, one thread, a bare C++ loop",
+        "plain_envs": plain_envs,
+        "what": what,
     }
 
 
@@ -92,6 +108,10 @@ def summarize(results: BenchResults) -> list[dict[str, Any]]:
         median = statistics.median(rates)
         limit = limits.get(cell.task)
         cell_limit = limit["steps_per_s_per_thread"] * cell.usable_cores if limit else None
+        busy = statistics.median(w["cores_busy"] for w in windows)
+        # Steps per CPU second used (workers, caller and spinning included) against one
+        # thread's limit: what the pool's own work costs, whatever the number of threads.
+        per_cpu = median / busy / limit["steps_per_s_per_thread"] if limit and busy > 0 else None
         rows.append(
             {
                 **cell.as_dict(),
@@ -101,9 +121,10 @@ def summarize(results: BenchResults) -> list[dict[str, Any]]:
                 "max": max(rates),
                 "q1": q1,
                 "q3": q3,
-                "cores_busy": statistics.median(w["cores_busy"] for w in windows),
+                "cores_busy": busy,
                 "limit": cell_limit,
                 "fraction_of_limit": median / cell_limit if cell_limit else None,
+                "per_cpu_of_limit": per_cpu,
                 "compile_s": _median_compile_s(windows),
             }
         )
@@ -229,6 +250,10 @@ def _rate(value: float) -> str:
     return f"{value:,.0f}"
 
 
+def _percent(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
 def _ratio(value: float | None) -> str:
     if value is None:
         return "-"
@@ -279,13 +304,13 @@ def format_table(results: BenchResults, rows: list[dict[str, Any]], extras: dict
     for task, limit in physical_limits(results).items():
         name = "" if task == config.task else f" of {task}"
         lines.append(
-            f"limit{name} = {_rate(limit['steps_per_s_per_thread'])} steps/s per thread (raw "
-            f"C++ loop, one env; {_rate(limit['min'])}-{_rate(limit['max'])}) x usable cores"
+            f"limit{name} = {_rate(limit['steps_per_s_per_thread'])} steps/s per thread "
+            f"({limit['what']}; {_rate(limit['min'])}-{_rate(limit['max'])}) x usable cores"
         )
     width = max([16] + [len(row["label"]) + 1 for row in rows])
     header = (
         f"{'batch':>5}  {'executor':<{width}}{'envs':>5}{'thr':>4}{'steps/s':>10}{'spread':>13}"
-        f"{'vs envpool':>11}{'vs gym-async':>13}{'of limit':>9}{'busy':>6}"
+        f"{'vs envpool':>11}{'vs gym-async':>13}{'of limit':>9}{'busy':>6}{'per CPU':>8}"
     )
     lines += ["", header, "-" * len(header)]
     batch = None
@@ -302,6 +327,7 @@ def format_table(results: BenchResults, rows: list[dict[str, Any]], extras: dict
             f"{_rate(med):>10}{spread:>13}{_ratio(row['vs_envpool']):>11}"
             f"{_ratio(row['vs_gymnasium_async']):>13}"
             f"{('-' if fraction is None else f'{fraction:.1%}'):>9}{row['cores_busy']:>6.2f}"
+            f"{_percent(row['per_cpu_of_limit']):>8}"
         )
     lines += _best_lines(config.task, rows, width)
     lines.append("")
@@ -309,6 +335,7 @@ def format_table(results: BenchResults, rows: list[dict[str, Any]], extras: dict
         f"batch: env steps per call (async: batch_size, the pool has {config.async_factor}x the "
         "envs); thr: num_threads (-: none;",
         "  gymnasium-async runs one process per env); busy: CPU s / wall s, workers included;",
+        "  per CPU: steps/s / busy, of one thread's limit (the pool's own cost per CPU second);",
         "  vs envpool: same mode, batch and threads (Gymnasium and the loop: envpool-sync with the "
         "most threads;",
         "  the *-xla JAX loops: EnvPool's JAX loop)",
@@ -413,7 +440,8 @@ def plot(results: BenchResults, rows: list[dict[str, Any]], path: str) -> str | 
     if limit:
         per_thread = limit["steps_per_s_per_thread"]
         for cores, style in sorted({(1, ":"), (results.config.cores, "-.")}):
-            label = f"limit: raw C++ x {cores} core{'s' if cores > 1 else ''}"
+            kind = "plain C" if limit.get("plain_envs") else "raw C++"
+            label = f"limit: {kind} x {cores} core{'s' if cores > 1 else ''}"
             ax.axhline(per_thread * cores, color="gray", linestyle=style, linewidth=1, label=label)
     ax.set_xscale("log", base=2)
     batches = sorted({r["batch_size"] for r in rows})

@@ -215,8 +215,10 @@ def run(config: BenchConfig, show_progress: bool = True) -> BenchResults:
                 label = f"physical limit {task} (round {round_index + 1}/{config.rounds})"
                 progress.show(label)
                 try:
-                    out = run_cell({"kind": "raw", "task": task, **timing}, timeout)
+                    raw_args = {"kind": "raw", "task": task, "plain_envs": max(config.batches)}
+                    out = run_cell({**raw_args, **timing}, timeout)
                     where = {**_RAW_CELL, "task": task, "round": round_index, "pid": out["pid"]}
+                    where["plain_envs"] = out.get("plain_envs")
                     results.windows += [{**where, **w} for w in out["windows"]]
                 except (CellError, subprocess.TimeoutExpired) as exc:
                     results.notes.append(f"{label} failed: {exc}")

@@ -99,6 +99,20 @@ TEST(ActionQueue, TakeBlocksUntilItemsAreAnnounced) {
   CHECK_EQ(got.load(), 5);
 }
 
+TEST(ActionQueue, TheSpinWindowFollowsShortGapsAndDropsAfterALongOne) {
+  using std::chrono::microseconds;
+  ActionQueue::SpinWindow window;
+  CHECK(window.get() == ActionQueue::SpinWindow::kMinSpin);
+  window.Learn(microseconds(10));
+  CHECK(window.get() == microseconds(20));  // twice the gap: the next one is caught spinning
+  window.Learn(microseconds(80));
+  CHECK(window.get() == ActionQueue::SpinWindow::kMaxSpin);  // capped
+  window.Learn(microseconds(300));
+  CHECK(window.get() == ActionQueue::SpinWindow::kMinSpin);  // a slow loop: stop burning
+  window.Learn(microseconds(0));
+  CHECK(window.get() == ActionQueue::SpinWindow::kMinSpin);
+}
+
 TEST(ActionQueue, AStoppingQueueHandsOutOneItemPerTake) {
   // Exit items are queued last, one per worker: once stopping, Take hands out one item at a
   // time so no worker swallows another's exit item. Without BeginStop it takes a chunk.

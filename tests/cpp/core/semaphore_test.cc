@@ -123,6 +123,36 @@ TEST(Semaphore, PermitsAreExactUnderContention) {
   }
 }
 
+TEST(Semaphore, PermitsAreExactWithSpinnersSkippingWakeUps) {
+  // Some takers spin (SpinThenWaitSome) while others sleep: a Post that leaves the wake-up to
+  // a spinner must never strand a permit, even as that spinner gives up and goes to sleep.
+  for (auto spin : {std::chrono::nanoseconds(0), std::chrono::nanoseconds(2'000),
+                    std::chrono::nanoseconds(200'000)}) {
+    constexpr int kThreads = 4;
+    constexpr int kPerThread = 3000;
+    Semaphore sem(0, /*spin=*/4);
+    std::atomic<int> acquired{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        for (int i = 0; i < kPerThread;) {
+          const int32_t got = t % 2 ? sem.SpinThenWaitSome(1, 1, spin) : sem.WaitSome(1, 1);
+          acquired.fetch_add(got);
+          i += got;
+        }
+      });
+    }
+    const int total = kThreads * kPerThread;
+    for (int posted = 0, round = 0; posted < total; ++posted, ++round) {
+      sem.Post(1);
+      if (round % 5 == 0) std::this_thread::sleep_for(std::chrono::microseconds(round % 50));
+    }
+    for (auto& t : threads) t.join();
+    CHECK_EQ(acquired.load(), total);
+    CHECK_EQ(Drain(sem), 0);
+  }
+}
+
 TEST(Semaphore, WaitSomeSharesABurstAmongTakers) {
   // Takers that take their fair share of a burst together take every permit exactly once.
   constexpr int kTakers = 3;

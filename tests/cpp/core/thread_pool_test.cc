@@ -101,22 +101,25 @@ TEST(ParallelFor, KeepsTheExceptionType) {
 
 TEST(ThreadPool, RunsTheBodyOncePerThreadAndJoins) {
   std::atomic<int> runs{0};
+  std::atomic<int> index_sum{0};
   {
-    ThreadPool pool(3, -1, [&] {
+    ThreadPool pool(3, -1, [&](int index) {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      index_sum.fetch_add(1 << (4 * index));
       runs.fetch_add(1);
     });
     CHECK_EQ(pool.size(), 3);
     pool.Join();
-    CHECK_EQ(runs.load(), 3);  // Join waited for every body
-    pool.Join();               // idempotent
+    CHECK_EQ(runs.load(), 3);           // Join waited for every body
+    CHECK_EQ(index_sum.load(), 0x111);  // bodies got indices 0, 1 and 2, once each
+    pool.Join();                        // idempotent
   }
   std::atomic<int> later{0};
   {
-    ThreadPool pool(2, -1, [&] { later.fetch_add(1); });
+    ThreadPool pool(2, -1, [&](int) { later.fetch_add(1); });
   }  // the destructor joins
   CHECK_EQ(later.load(), 2);
-  ThreadPool none(0, -1, [] {});
+  ThreadPool none(0, -1, [](int) {});
   CHECK_EQ(none.size(), 0);
 }
 
@@ -131,7 +134,7 @@ TEST(ThreadPool, PinsWorkerTToCoreOffsetPlusT) {
   std::mutex mutex;
   std::multiset<int> pinned_to;  // the one CPU of each worker pinned to exactly one
   {
-    ThreadPool pool(kThreads, offset, [&] {
+    ThreadPool pool(kThreads, offset, [&](int) {
       while (!go.load()) std::this_thread::yield();  // pinned by now: the pool has returned
       cpu_set_t mine;
       CPU_ZERO(&mine);
