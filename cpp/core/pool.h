@@ -111,9 +111,13 @@ class Pool {
       block->Prepare(0);
       ring_[i].store(block, std::memory_order_relaxed);
     }
-    // The workers and the waiting caller share the queue, unless the caller must not step.
-    takers_ = options_.num_threads + (spec_.workers_only ? 0 : 1);
     usable_cores_ = UsableCores();
+    // The workers and the waiting caller share the queue, unless the caller must not step.
+    // Queued envs (sends made while others are in flight) go to every worker, so a caller
+    // that helped with them while the workers already fill every core would only take turns
+    // with them, and a thread descheduled while it holds an env delays the batch.
+    caller_helps_queue_ = !spec_.workers_only && options_.num_threads < usable_cores_;
+    takers_ = options_.num_threads + (caller_helps_queue_ ? 1 : 0);
     workers_ = std::make_unique<ThreadPool>(options_.num_threads, options_.thread_affinity_offset,
                                             [this](int worker) { WorkerLoop(worker); });
   }
@@ -204,10 +208,12 @@ class Pool {
     for (size_t i = 0; i < count; ++i) queue_.Push({env_ids[i], reset, -1});
     pending_ += static_cast<int64_t>(count);
     // The caller steps about its fair share itself rather than hand everything to the
-    // workers: with one env this removes the thread hand-off entirely.
+    // workers (with one env this removes the thread hand-off entirely), where a core is left
+    // for it.
     const int64_t threads = options_.num_threads;
-    const int64_t reserve =
-        caller_steps ? (static_cast<int64_t>(count) + threads) / (threads + 1) : 0;
+    const int64_t reserve = caller_steps && caller_helps_queue_
+                                ? (static_cast<int64_t>(count) + threads) / (threads + 1)
+                                : 0;
     reserved_ += reserve;
     queue_.Announce(static_cast<int64_t>(count) - reserve);
   }
@@ -276,7 +282,7 @@ class Pool {
     }
     Block* head = Head();
     while (!head->ready.TryWait()) {
-      if (!spec_.workers_only) {
+      if (caller_helps_queue_) {
         if (const int32_t count = queue_.TryTake(items, takers_, most)) {
           ProcessChunk(items, count, /*worker=*/-1);
           if (poll()) return nullptr;
@@ -543,7 +549,7 @@ class Pool {
   // Runs of about a 1/kRunsPerThread share of a thread's part: enough runs for the threads to
   // even out (one that starts late, or is descheduled, has its runs stolen), few enough that a
   // run's fixed costs vanish. A run is at least one env.
-  static constexpr int64_t kRunsPerThread = 8;
+  static constexpr int64_t kRunsPerThread = 16;
 
   void StartSweep(const int32_t* env_ids, int64_t count, bool reset, int64_t seq,
                   bool caller_steps) {
@@ -676,6 +682,7 @@ class Pool {
   bool closed_ = false;
   int32_t takers_ = 2;
   int64_t usable_cores_ = 1;
+  bool caller_helps_queue_ = true;     // the waiting caller takes queued envs too
   const size_t* row_bytes_ = nullptr;  // the layout's, per key
 
   RenderRequest render_;
