@@ -782,23 +782,23 @@ class PyPool {
       const int64_t lo = low < -9.2e18 ? INT64_MIN : static_cast<int64_t>(low);
       const int64_t hi = high > 9.2e18 ? INT64_MAX : static_cast<int64_t>(high);
       if (static_cast<double>(lo) != low || static_cast<double>(hi) != high) return false;
-      bool bad = false;
+      int64_t bad = 0;  // an integer, not a bool: GCC vectorises integer OR reductions
       for (size_t i = 0; i < total; ++i) bad |= (values[i] < lo) | (values[i] > hi);
-      return !bad;
+      return bad == 0;
     }
     // Finite means an exponent that is not all ones.
     if (spec.dtype == DType::kFloat32) {
       const auto* bits = reinterpret_cast<const uint32_t*>(data);
-      bool bad = false;
+      uint32_t bad = 0;
       for (size_t i = 0; i < total; ++i) bad |= (bits[i] & 0x7f800000u) == 0x7f800000u;
-      return !bad;
+      return bad == 0;
     }
     if (spec.dtype == DType::kFloat64) {
       const auto* bits = reinterpret_cast<const uint64_t*>(data);
       const uint64_t exponent = 0x7ff0000000000000ull;
-      bool bad = false;
+      uint64_t bad = 0;
       for (size_t i = 0; i < total; ++i) bad |= (bits[i] & exponent) == exponent;
-      return !bad;
+      return bad == 0;
     }
     return true;  // other dtypes have no value check
   }

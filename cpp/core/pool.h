@@ -31,6 +31,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <climits>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -103,6 +104,7 @@ class Pool {
 
     arena_ = new BlockArena(BlockLayout(OutputKeys(), b));
     row_bytes_ = arena_->layout().row_bytes.data();
+    step_limit_ = options_.max_episode_steps > 0 ? options_.max_episode_steps : INT64_MAX;
     num_env_keys_ = spec_.obs.size() + spec_.info.size();
     ring_size_ = (n + b - 1) / b + 2;
     ring_ = std::make_unique<std::atomic<Block*>[]>(static_cast<size_t>(ring_size_));
@@ -191,7 +193,11 @@ class Pool {
   void Enqueue(const int32_t* env_ids, size_t count, bool reset, bool seal, bool caller_waits) {
     const int64_t b = options_.batch_size;
     const bool caller_steps = caller_waits && !spec_.workers_only;
-    for (size_t i = 0; i < count; ++i) in_flight_[env_ids[i]] = 1;
+    if (count == in_flight_.size()) {  // every env (ids are distinct): the sync loop's case
+      std::memset(in_flight_.data(), 1, count);
+    } else {
+      for (size_t i = 0; i < count; ++i) in_flight_[env_ids[i]] = 1;
+    }
     if (pending_ == 0) {
       // Nothing in flight: fix the rows in send order (sync order), and sweep.
       int64_t seq = next_seq_.load(std::memory_order_relaxed);
@@ -337,7 +343,12 @@ class Pool {
     slot.store(fresh, std::memory_order_release);
     ++head_;
     const int32_t* ids = reinterpret_cast<const int32_t*>(block->key_bases[kEnvId]);
-    for (int64_t row = block->first_row; row < options_.batch_size; ++row) in_flight_[ids[row]] = 0;
+    if (block->first_row == 0 && options_.batch_size == options_.num_envs) {
+      std::memset(in_flight_.data(), 0, in_flight_.size());  // a sync batch holds every env
+    } else {
+      for (int64_t row = block->first_row; row < options_.batch_size; ++row)
+        in_flight_[ids[row]] = 0;
+    }
     pending_ -= options_.batch_size - block->first_row;
     return block;
   }
@@ -484,6 +495,9 @@ class Pool {
   void Run(int32_t env_id, bool reset, int64_t seq, Block** block, int64_t* row) {
     EnvRecord& record = envs_[env_id];
     Env& env = *record.env;
+    // Read before the env's calls, which the compiler must assume change any member.
+    const int64_t step_limit = step_limit_;
+    const bool same_step = options_.autoreset_mode == AutoresetMode::kSameStep;
     try {
       double reward = 0.0;
       bool terminated = false;
@@ -503,7 +517,7 @@ class Pool {
         reward = env.reward();
         terminated = env.terminated();
         // Like Gymnasium's TimeLimit: truncated may be set together with terminated.
-        truncated = options_.max_episode_steps > 0 && elapsed >= options_.max_episode_steps;
+        truncated = elapsed >= step_limit;
       }
       const bool done = terminated || truncated;
       if (*block == nullptr) Claim(seq, block, row);
@@ -515,7 +529,7 @@ class Pool {
       reinterpret_cast<bool*>(bases[kTruncated])[r] = truncated;
       reinterpret_cast<int32_t*>(bases[kEnvId])[r] = env_id;
       reinterpret_cast<int32_t*>(bases[kElapsedStep])[r] = static_cast<int32_t>(elapsed);
-      if (done && options_.autoreset_mode == AutoresetMode::kSameStep) {
+      if (done && same_step) {
         const size_t final_keys = kNumCommon + num_env_keys_;
         env.Write(OutputSlot(bases + final_keys, row_bytes + final_keys, r));
         if (!StartEpisode(env, !truncated)) record.elapsed = 0;
@@ -605,10 +619,12 @@ class Pool {
     Block* block = BlockOf(seq);
     int64_t row = seq % b;
     int64_t rows = 0;
+    const int32_t* ids = sweep_.ids.data();
+    const bool reset = sweep_.reset;
     for (int64_t i = first; i < last; ++i) {
       Block* written = block;
       int64_t at = row;
-      Run(sweep_.ids[static_cast<size_t>(i)], sweep_.reset, seq, &written, &at);
+      Run(ids[i], reset, seq, &written, &at);
       ++seq;
       ++rows;
       if (++row == b && i + 1 < last) {  // the run goes on in the next block
@@ -684,6 +700,7 @@ class Pool {
   int64_t usable_cores_ = 1;
   bool caller_helps_queue_ = true;     // the waiting caller takes queued envs too
   const size_t* row_bytes_ = nullptr;  // the layout's, per key
+  int64_t step_limit_ = INT64_MAX;     // elapsed steps that truncate an episode
 
   RenderRequest render_;
   alignas(64) std::atomic<int64_t> render_left_{0};
