@@ -44,7 +44,8 @@ class WorkerLostError(RuntimeError):
     ``env_ids`` are the global ids of the envs it held, ``worker`` its index. Their episodes,
     and any results in flight, are lost. With ``max_restarts=0`` (the default) the pool cannot
     go on: every later call raises this error again; ``close()`` still frees the other
-    workers. With ``max_restarts > 0``, Ray starts the worker again (``restarted`` is True):
+    workers. With ``max_restarts > 0``, the pool starts a new worker in its place (up to
+    ``max_restarts`` times per worker; ``restarted`` is True):
     its envs are built afresh with the seeds they were made with, and the pool goes on: in
     sync mode the next ``step()`` starts them on new episodes (autoreset), in async mode their
     resets are queued and ``recv()`` returns their first observations.
@@ -147,16 +148,23 @@ class RayPool:
         self._owner = np.repeat(np.arange(num_workers), sizes)
         self._worker_batch = b // num_workers if self._async else 0
         self.num_envs, self.batch_size = n, b
-        self._restarts = max_restarts > 0
+        # Restarts are the driver's, not Ray's: a dead worker's calls then fail at once
+        # (a restarting Ray actor would hold them, or run them on envs that lost their state).
+        self._restarts_left = np.full(num_workers, max_restarts, dtype=np.int64)
         self._closed = False
         self._lost: WorkerLostError | None = None
         self._pending = np.zeros(num_workers, dtype=np.int64)  # actions sent, not recv'd
         self._sent_order: list[np.ndarray] = []  # sync send/recv: the ids in send order
         self._in_flight: dict[Any, int] = {}  # async: worker recv futures -> worker
         self._ready: list[tuple] = []  # async: worker batches read, not yet returned
+        # Envs with an action (or reset) in flight: checked here, because a worker's own
+        # check would fail inside a send nobody waits for.
+        self._busy = np.zeros(n, dtype=bool)
+        self._task_id = config.task_id
+        self._cpus_per_worker = cpus_per_worker
+        self._placement_group = placement_group
         seeds = np.asarray(config.seed, dtype=np.uint64)
-        actor = ray.remote(_Worker)
-        self._workers = []
+        self._worker_options = []
         for k in range(num_workers):
             lo, hi = int(self._offsets[k]), int(self._offsets[k + 1])
             own = dict(options)
@@ -169,29 +177,37 @@ class RayPool:
             if config.per_env_options:
                 own["per_env_options"] = list(config.per_env_options[lo:hi])
             own.pop("render_env_id", None)  # a global id; the driver checked it
-            strategy: Any = "SPREAD"
-            if placement_group is not None:
-                strategy = PlacementGroupSchedulingStrategy(
-                    placement_group=placement_group, placement_group_bundle_index=k
-                )
-            self._workers.append(
-                actor.options(
-                    num_cpus=cpus_per_worker,
-                    max_restarts=max_restarts,
-                    max_task_retries=0,
-                    scheduling_strategy=strategy,
-                ).remote(config.task_id, own, lo)
-            )
+            self._worker_options.append(own)
+        self._workers = [self._start_worker(k) for k in range(num_workers)]
+        self.workers: list[dict[str, Any]] = [{} for _ in range(num_workers)]
         try:
-            ready = ray.get([w.ready.remote() for w in self._workers])
-        except RayTaskError as err:
+            self._keys = self._await_ready(range(num_workers))
+        except BaseException:
             self.close()
+            raise
+
+    def _start_worker(self, k: int) -> Any:
+        strategy: Any = "SPREAD"
+        if self._placement_group is not None:
+            strategy = PlacementGroupSchedulingStrategy(
+                placement_group=self._placement_group, placement_group_bundle_index=k
+            )
+        return (
+            ray.remote(_Worker)
+            .options(num_cpus=self._cpus_per_worker, max_restarts=0, scheduling_strategy=strategy)
+            .remote(self._task_id, self._worker_options[k], int(self._offsets[k]))
+        )
+
+    def _await_ready(self, workers: Any) -> list[str]:
+        """Waits until ``workers`` have built their pools; records where each one runs."""
+        workers = list(workers)
+        try:
+            ready = ray.get([self._workers[k].ready.remote() for k in workers])
+        except RayTaskError as err:
             raise RuntimeError(f"a worker could not build its pool: {err.cause!r}") from err
-        self._keys = ready[0][0]
-        self.workers = [
-            {"worker": k, "node": node, "pid": pid, "env_ids": self._env_range(k)}
-            for k, (_, node, pid) in enumerate(ready)
-        ]
+        for k, (_, node, pid) in zip(workers, ready, strict=True):
+            self.workers[k] = {"worker": k, "node": node, "pid": pid, "env_ids": self._env_range(k)}
+        return ready[0][0]
 
     # ---- bookkeeping ----------------------------------------------------------------------
 
@@ -218,16 +234,23 @@ class RayPool:
         self._pending[k] = 0
         self._in_flight = {ref: w for ref, w in self._in_flight.items() if w != k}
         self._sent_order = [s[self._owner[s] != k] for s in self._sent_order]
-        where = self.workers[k]["node"] if hasattr(self, "workers") else "?"
-        if self._restarts:
+        self._busy[ids] = False
+        where = self.workers[k].get("node", "?")
+        if self._restarts_left[k] > 0:
+            self._restarts_left[k] -= 1
+            ray.kill(self._workers[k])  # whatever is left of it
+            self._workers[k] = self._start_worker(k)
+            self._await_ready([k])
             if self._async:
                 # Fresh envs need a first reset before anything else: queue it, so that the
                 # async loop goes on with them.
                 self._workers[k].async_reset.remote()
                 self._pending[k] = len(ids)
+                self._busy[ids] = True
             raise WorkerLostError(
                 f"worker {k} (node {where}) died and was restarted: envs {ids[0]}..{ids[-1]} "
-                "lost their episodes and results in flight and start new episodes",
+                "lost their episodes and results in flight and start new episodes (the "
+                "results of this call are lost)",
                 k,
                 ids,
                 restarted=True,
@@ -291,6 +314,13 @@ class RayPool:
     def send(self, action: np.ndarray, env_id: Any) -> None:
         self._check_usable()
         ids = self._ids(env_id)
+        if self._busy[ids].any() or len(np.unique(ids)) != len(ids):
+            busy = ids[self._busy[ids]]
+            raise ValueError(
+                f"env_id {ids} names envs twice or envs with actions in flight ({busy}): "
+                "recv() their results first"
+            )
+        self._busy[ids] = True
         for k, local, part in self._split(ids, action):
             self._workers[k].send.remote(part, local)
             self._pending[k] += len(local)
@@ -311,6 +341,7 @@ class RayPool:
         workers = [k for k in range(len(self._workers)) if self._pending[k]]
         self._pending[:] = 0
         outs = self._get([self._workers[k].recv.remote() for k in workers], workers)
+        self._busy[:] = False
         return self._gather(outs, order)
 
     def _recv_async(self) -> tuple:
@@ -335,11 +366,17 @@ class RayPool:
                 k = self._in_flight.pop(ref)
                 self._pending[k] -= b
                 outs.extend(self._get([ref], [k]))
-        except BaseException:
-            # Batches already read are not lost: the next recv() returns them first.
+        except BaseException as exc:
+            # Batches already read are not lost: the next recv() returns them first (unless
+            # their worker was replaced: its envs start over).
             self._ready = outs + self._ready
+            if isinstance(exc, WorkerLostError):
+                lost = exc.worker
+                self._ready = [o for o in self._ready if self._owner[o[ENV_ID][0]] != lost]
             raise
-        return self._gather(outs)
+        out = self._gather(outs)
+        self._busy[out[ENV_ID]] = False
+        return out
 
     def step(self, action: np.ndarray, env_id: Any) -> tuple:
         self._check_usable()
@@ -386,6 +423,7 @@ class RayPool:
         for k, worker in enumerate(self._workers):
             worker.async_reset.remote()
             self._pending[k] = self._offsets[k + 1] - self._offsets[k]
+        self._busy[:] = True
         if not self._async:
             self._sent_order = [np.arange(self.num_envs, dtype=np.int32)]
 
