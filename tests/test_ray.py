@@ -17,7 +17,7 @@ import pytest
 import envfleet
 
 ray = pytest.importorskip("ray")
-from envfleet.ray import RayPool, WorkerLostError, make_distributed  # noqa: E402
+from envfleet.ray import RayPool, WorkerLostError, make_distributed, workers  # noqa: E402
 
 ATARI = "Pong-v5" in envfleet.list_all_envs()
 
@@ -52,7 +52,7 @@ def test_sync_cartpole_matches_local_pool():
     try:
         assert isinstance(dist, envfleet.GymnasiumVectorEnvPool)
         assert isinstance(dist._pool, RayPool)
-        assert [list(w["env_ids"]) for w in dist._pool.workers] == [[0, 1, 2], [3, 4]]
+        assert [list(w["env_ids"]) for w in workers(dist)] == [[0, 1, 2], [3, 4]]
         assert dist.single_observation_space == local.single_observation_space
         got, want = dist.reset(), local.reset()
         np.testing.assert_array_equal(got[0], want[0])
@@ -160,7 +160,7 @@ def test_worker_death_names_the_lost_envs_and_does_not_hang():
     env = make_distributed("CartPole-v1", num_workers=2, num_envs=4)
     try:
         env.reset()
-        os.kill(env._pool.workers[1]["pid"], signal.SIGKILL)
+        os.kill(workers(env)[1]["pid"], signal.SIGKILL)
         start = time.monotonic()
         with pytest.raises(WorkerLostError, match=r"worker 1 .*died: envs 2\.\.3") as err:
             env.step(np.zeros(4, int))
@@ -183,7 +183,7 @@ def test_restarted_worker_continues_with_new_episodes():
         env.async_reset()
         info = env.recv()[-1]
         env.send(np.zeros(2, int), info["env_id"])
-        os.kill(env._pool.workers[0]["pid"], signal.SIGKILL)
+        os.kill(workers(env)[0]["pid"], signal.SIGKILL)
         seen = set()
         for _ in range(20):
             try:
@@ -199,12 +199,21 @@ def test_restarted_worker_continues_with_new_episodes():
         env.close()
 
 
-def test_close_ends_every_worker():
-    env = make_distributed("CartPole-v1", num_workers=2, num_envs=2)
-    workers = list(env._pool._workers)
+def test_placement_group_and_close_ends_every_worker():
+    from ray.util.placement_group import placement_group, remove_placement_group
+
+    group = placement_group([{"CPU": 1}] * 2, strategy="PACK")
+    ray.get(group.ready())
+    env = make_distributed("CartPole-v1", num_workers=2, num_envs=2, placement_group=group)
+    handles = list(env._pool._workers)
+    assert len({w["pid"] for w in workers(env)}) == 2
+    env.reset()
     env.close()
     env.close()  # a second close does nothing
-    for worker in workers:
+    remove_placement_group(group)
+    with pytest.raises(TypeError, match="made by make_distributed"):
+        workers(envfleet.make("CartPole-v1"))
+    for worker in handles:
         with pytest.raises(ray.exceptions.RayActorError):
             ray.get(worker.ready.remote(), timeout=30)
     with pytest.raises(RuntimeError, match="closed"):
@@ -222,6 +231,12 @@ def test_bad_arguments_name_themselves():
         make_distributed("CartPole-v1", num_workers=3, num_envs=2)
     with pytest.raises(ValueError, match="multiples of num_workers"):
         make_distributed("CartPole-v1", num_workers=2, num_envs=6, batch_size=3)
+    from ray.util.placement_group import placement_group, remove_placement_group
+
+    group = placement_group([{"CPU": 1}])
+    with pytest.raises(ValueError, match="placement_group has 1 bundles for 2 workers"):
+        make_distributed("CartPole-v1", num_envs=2, placement_group=group)
+    remove_placement_group(group)
     with pytest.raises(ValueError, match="env_type must be one of"):
         make_distributed("CartPole-v1", env_type="gym3", num_envs=2)
     with pytest.raises(ValueError, match="unknown task_id"):

@@ -481,6 +481,15 @@ class RayPool:
         self._ready.clear()
 
 
+def workers(env: Any) -> list[dict[str, Any]]:
+    """Where the workers of a :func:`make_distributed` pool run: per worker, its index,
+    ``node`` (IP address), ``pid`` and ``env_ids`` (the global ids of its envs)."""
+    pool = getattr(env, "_pool", None)
+    if not isinstance(pool, RayPool):
+        raise TypeError(f"env must be a pool made by make_distributed, got {type(env).__name__}")
+    return [dict(w) for w in pool.workers]
+
+
 def make_distributed(
     task_id: str,
     num_workers: int = 2,
