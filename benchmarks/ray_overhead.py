@@ -2,7 +2,8 @@
 
 For each task and batch size, times sync ``step()`` on a local pool of ``num_envs`` envs and
 on ``make_distributed`` pools of the same size over 1 and 2 workers (Ray actors on this
-machine), and a bare Ray round trip carrying the same bytes (an actor method that returns a
+machine), async send/recv loops (twice the envs, batches of the batch size) on a local pool and
+over 2 workers, and a bare Ray round trip carrying the same bytes (an actor method that returns a
 preallocated batch): steps/s and the median latency of one call. Usage:
 
     python benchmarks/ray_overhead.py [--tasks CartPole-v1 Pong-v5] [--batches 8 64 256]
@@ -73,6 +74,32 @@ def bench(task: str, batch: int, seconds: float) -> list[dict]:
                 calls=calls,
             )
         )
+    # Async: twice the envs, batches of `batch`; each recv'd batch is sent straight back.
+    for name, workers in (("local async", None), ("ray x2 async", 2)):
+        if workers is None:
+            env = envfleet.make(task, num_envs=2 * batch, batch_size=batch, num_threads=2, seed=0)
+        else:
+            env = make_distributed(
+                task, num_workers=workers, num_envs=2 * batch, batch_size=batch, seed=0
+            )
+        env.async_reset()
+
+        def round_trip(env=env):
+            info = env.recv()[-1]
+            env.send(actions[0], info["env_id"])
+
+        rate, latency, calls = time_calls(round_trip, seconds)
+        env.close()
+        rows.append(
+            dict(
+                task=task,
+                batch=batch,
+                path=name,
+                steps_per_s=rate * batch,
+                latency_ms=latency * 1e3,
+                calls=calls,
+            )
+        )
     echo = Echo.remote(batch * obs_bytes)
     rate, latency, calls = time_calls(lambda: ray.get(echo.step.remote(actions[0])), seconds)
     ray.kill(echo)
@@ -100,13 +127,13 @@ def main() -> None:
     ray.init(num_cpus=4, include_dashboard=False, log_to_driver=False)
     print(f"load average {os.getloadavg()}, {os.cpu_count()} cores")
     rows = []
-    print(f"{'task':12} {'batch':>5}  {'path':9} {'steps/s':>10} {'latency ms':>10}")
+    print(f"{'task':12} {'batch':>5}  {'path':13} {'steps/s':>10} {'latency ms':>10}")
     for task in args.tasks:
         for batch in args.batches:
             for row in bench(task, batch, args.seconds):
                 rows.append(row)
                 print(
-                    f"{task:12} {batch:5}  {row['path']:9} {row['steps_per_s']:10.0f} "
+                    f"{task:12} {batch:5}  {row['path']:13} {row['steps_per_s']:10.0f} "
                     f"{row['latency_ms']:10.3f}",
                     flush=True,
                 )

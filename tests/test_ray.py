@@ -47,8 +47,10 @@ def assert_same_results(got: tuple, want: tuple, where: str) -> None:
 
 def test_sync_cartpole_matches_local_pool():
     # 5 envs over 2 workers: ranges of 3 and 2, so the split is uneven on purpose.
-    dist = make_distributed("CartPole-v1", num_workers=2, num_envs=5, seed=3)
-    local = envfleet.make("CartPole-v1", num_envs=5, seed=3)
+    dist = make_distributed(
+        "CartPole-v1", num_workers=2, num_envs=5, seed=3, render_mode="rgb_array"
+    )
+    local = envfleet.make("CartPole-v1", num_envs=5, seed=3, render_mode="rgb_array")
     try:
         assert isinstance(dist, envfleet.GymnasiumVectorEnvPool)
         assert isinstance(dist._pool, RayPool)
@@ -77,6 +79,8 @@ def test_sync_cartpole_matches_local_pool():
         want = local.reset(env_id=np.array([3, 1]))
         np.testing.assert_array_equal(got[0], want[0])
         np.testing.assert_array_equal(got[1]["env_id"], [3, 1])
+        # Frames are drawn on the workers and come back in the order asked.
+        np.testing.assert_array_equal(dist.render([4, 0, 3]), local.render([4, 0, 3]))
     finally:
         dist.close()
         local.close()
