@@ -254,5 +254,17 @@ def test_bad_arguments_name_themselves():
             env.send(np.zeros(1, int), np.array([4]))
         with pytest.raises(ValueError, match="resets all its envs at once"):
             env.reset(env_id=np.array([0]))
+        with pytest.raises(ValueError, match="actions in flight"):
+            env.send(np.zeros(2, int), np.array([0, 3]))
+        with pytest.raises(ValueError, match="action has shape"):
+            env._pool.send(np.zeros(3, np.int64), np.array([0, 3]))
+    finally:
+        env.close()
+    env = make_distributed("CartPole-v1", num_workers=2, num_envs=4)
+    try:
+        env.reset()
+        env.send(np.zeros(2, int), np.array([0, 3]))
+        with pytest.raises(ValueError, match="would wait forever"):
+            env.recv()
     finally:
         env.close()

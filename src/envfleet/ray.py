@@ -281,10 +281,18 @@ class RayPool:
             raise ValueError(f"env_id must be in [0, {self.num_envs}), got {ids}")
         return ids.astype(np.int32, copy=False)
 
-    def _split(self, ids: np.ndarray, action: np.ndarray | None = None):
-        """(worker, local ids, its actions) for every worker that ``ids`` name."""
-        if action is not None and len(action) != len(ids):
-            raise ValueError(f"action has {len(action)} rows for {len(ids)} env ids")
+    def _split(self, ids: np.ndarray, action: np.ndarray | None = None, every: bool = False):
+        """(worker, local ids, its actions) for every worker that ``ids`` name. ``every``:
+        ``ids`` are all envs in order, so each worker gets None (all its envs, in order) and
+        a slice of ``action`` (a view, not a copy)."""
+        if action is not None and (action.ndim == 0 or len(action) != len(ids)):
+            raise ValueError(f"action has shape {action.shape} for {len(ids)} env ids")
+        if every:
+            bounds = self._offsets
+            return [
+                (k, None, None if action is None else action[bounds[k] : bounds[k + 1]])
+                for k in range(len(self._workers))
+            ]
         owner = self._owner[ids]
         parts = []
         for k in np.unique(owner):
@@ -320,10 +328,13 @@ class RayPool:
                 f"env_id {ids} names envs twice or envs with actions in flight ({busy}): "
                 "recv() their results first"
             )
+        parts = self._split(ids, action, env_id is None)
         self._busy[ids] = True
-        for k, local, part in self._split(ids, action):
+        for k, local, part in parts:
             self._workers[k].send.remote(part, local)
-            self._pending[k] += len(local)
+            self._pending[k] += (
+                self._offsets[k + 1] - self._offsets[k] if local is None else len(local)
+            )
         if not self._async:
             self._sent_order.append(ids)
 
@@ -384,7 +395,7 @@ class RayPool:
             self.send(action, env_id)
             return self.recv()
         ids = self._ids(env_id)
-        parts = self._split(ids, action)
+        parts = self._split(ids, action, env_id is None)
         refs = [self._workers[k].step.remote(part, local) for k, local, part in parts]
         return self._run_sync(refs, parts, ids)
 
@@ -399,7 +410,7 @@ class RayPool:
             self.async_reset()
             return self.recv()
         ids = self._ids(env_id)
-        parts = self._split(ids)
+        parts = self._split(ids, every=env_id is None)
         refs = [self._workers[k].reset.remote(local) for k, local, _ in parts]
         return self._run_sync(refs, parts, ids)
 
