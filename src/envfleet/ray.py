@@ -322,13 +322,13 @@ class RayPool:
     def send(self, action: np.ndarray, env_id: Any) -> None:
         self._check_usable()
         ids = self._ids(env_id)
+        parts = self._split(ids, action, env_id is None)
         if self._busy[ids].any() or len(np.unique(ids)) != len(ids):
             busy = ids[self._busy[ids]]
             raise ValueError(
                 f"env_id {ids} names envs twice or envs with actions in flight ({busy}): "
                 "recv() their results first"
             )
-        parts = self._split(ids, action, env_id is None)
         self._busy[ids] = True
         for k, local, part in parts:
             self._workers[k].send.remote(part, local)
