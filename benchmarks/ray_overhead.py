@@ -1,6 +1,6 @@
 """The cost of envfleet.ray's path against a local pool (docs/integrations/ray.md).
 
-For each task and batch size, times sync ``step()`` on a local pool of ``num_envs`` envs and
+For each task and batch size, times sync ``step()`` on a local pool of batch-size envs and
 on ``make_distributed`` pools of the same size over 1 and 2 workers (Ray actors on this
 machine), async send/recv loops (twice the envs, batches of the batch size) on a local pool and
 over 2 workers, and a bare Ray round trip carrying the same bytes (an actor method that returns a

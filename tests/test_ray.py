@@ -160,6 +160,26 @@ def test_dm_front_end_matches_local_pool():
         local.close()
 
 
+def test_legacy_gym_front_end_matches_local_pool():
+    dist = make_distributed(
+        "CartPole-v1", num_workers=2, env_type="gym", legacy_api=True, num_envs=4
+    )
+    local = envfleet.make_gym("CartPole-v1", legacy_api=True, num_envs=4)
+    try:
+        assert isinstance(dist, envfleet.GymEnvPool)
+        np.testing.assert_array_equal(dist.reset(), local.reset())
+        for t in range(30):
+            got, want = dist.step(np.full(4, t % 2)), local.step(np.full(4, t % 2))
+            for a, b in zip(got[:3], want[:3], strict=True):
+                np.testing.assert_array_equal(a, b)
+            np.testing.assert_array_equal(
+                got[3]["TimeLimit.truncated"], want[3]["TimeLimit.truncated"]
+            )
+    finally:
+        dist.close()
+        local.close()
+
+
 def test_worker_death_names_the_lost_envs_and_does_not_hang():
     env = make_distributed("CartPole-v1", num_workers=2, num_envs=4)
     try:
