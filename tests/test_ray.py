@@ -1,8 +1,9 @@
 """envfleet.ray: pools spread over Ray actors give what a local pool of the same size gives.
 
-One local Ray instance serves the whole module (starting one takes seconds). Its workers are
-separate processes on this machine, so the results cross Ray's object store as they would
-between nodes.
+One Ray cluster of two simulated nodes (``ray.cluster_utils.Cluster``: two raylets, each with
+its own object store, on this machine) serves the whole module, since starting one takes
+seconds. The workers are separate processes, so results cross Ray's object stores as they
+would between machines.
 """
 
 from __future__ import annotations
@@ -23,11 +24,19 @@ ATARI = "Pong-v5" in envfleet.list_all_envs()
 
 
 @pytest.fixture(scope="module", autouse=True)
-def ray_instance():
+def ray_cluster():
+    from ray.cluster_utils import Cluster
+
     # Logical CPUs: each worker asks for one, and the fault tests need room for a restart.
-    ray.init(num_cpus=4, include_dashboard=False, log_to_driver=False)
-    yield
+    cluster = Cluster(
+        initialize_head=True, head_node_args={"num_cpus": 2, "include_dashboard": False}
+    )
+    cluster.add_node(num_cpus=2)
+    ray.init(address=cluster.address, log_to_driver=False)
+    cluster.wait_for_nodes()
+    yield cluster
     ray.shutdown()
+    cluster.shutdown()
 
 
 def assert_same_results(got: tuple, want: tuple, where: str) -> None:
@@ -88,9 +97,15 @@ def test_sync_cartpole_matches_local_pool():
 
 @pytest.mark.skipif(not ATARI, reason="no Atari family")
 def test_sync_pong_matches_local_pool():
-    dist = make_distributed("Pong-v5", num_workers=2, num_envs=4, seed=7)
+    from ray.util.placement_group import placement_group, remove_placement_group
+
+    # A worker on each simulated node, so that the batches cross between object stores.
+    group = placement_group([{"CPU": 1}] * 2, strategy="STRICT_SPREAD")
+    ray.get(group.ready())
+    dist = make_distributed("Pong-v5", num_workers=2, num_envs=4, seed=7, placement_group=group)
     local = envfleet.make("Pong-v5", num_envs=4, seed=7)
     try:
+        assert len({w["node_id"] for w in workers(dist)}) == 2
         got, want = dist.reset(), local.reset()
         np.testing.assert_array_equal(got[0], want[0])
         assert got[0].shape == (4, 4, 84, 84)
@@ -101,6 +116,7 @@ def test_sync_pong_matches_local_pool():
     finally:
         dist.close()
         local.close()
+        remove_placement_group(group)
 
 
 def test_async_trajectories_match_local_pool():
@@ -226,11 +242,12 @@ def test_restarted_worker_continues_with_new_episodes():
 def test_placement_group_and_close_ends_every_worker():
     from ray.util.placement_group import placement_group, remove_placement_group
 
-    group = placement_group([{"CPU": 1}] * 2, strategy="PACK")
+    # One bundle per node, never two on one: the cluster recipe of docs/integrations/ray.md.
+    group = placement_group([{"CPU": 1}] * 2, strategy="STRICT_SPREAD")
     ray.get(group.ready())
     env = make_distributed("CartPole-v1", num_workers=2, num_envs=2, placement_group=group)
     handles = list(env._pool._workers)
-    assert len({w["pid"] for w in workers(env)}) == 2
+    assert len({w["node_id"] for w in workers(env)}) == 2
     env.reset()
     env.close()
     env.close()  # a second close does nothing

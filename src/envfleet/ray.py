@@ -66,8 +66,9 @@ class _Worker:
         self._pool = build_core_pool(make_spec(task_id, **options))
         self._async = options["batch_size"] < options["num_envs"]
 
-    def ready(self) -> tuple[list[str], str, int]:
-        return self._pool.keys(), ray.util.get_node_ip_address(), os.getpid()
+    def ready(self) -> tuple[list[str], str, str, int]:
+        node_id = ray.get_runtime_context().get_node_id()
+        return self._pool.keys(), ray.util.get_node_ip_address(), node_id, os.getpid()
 
     def _globalize(self, out: tuple) -> tuple:
         out = list(out)
@@ -205,8 +206,14 @@ class RayPool:
             ready = ray.get([self._workers[k].ready.remote() for k in workers])
         except RayTaskError as err:
             raise RuntimeError(f"a worker could not build its pool: {err.cause!r}") from err
-        for k, (_, node, pid) in zip(workers, ready, strict=True):
-            self.workers[k] = {"worker": k, "node": node, "pid": pid, "env_ids": self._env_range(k)}
+        for k, (_, node, node_id, pid) in zip(workers, ready, strict=True):
+            self.workers[k] = {
+                "worker": k,
+                "node": node,
+                "node_id": node_id,
+                "pid": pid,
+                "env_ids": self._env_range(k),
+            }
         return ready[0][0]
 
     # ---- bookkeeping ----------------------------------------------------------------------
@@ -494,7 +501,8 @@ class RayPool:
 
 def workers(env: Any) -> list[dict[str, Any]]:
     """Where the workers of a :func:`make_distributed` pool run: per worker, its index,
-    ``node`` (IP address), ``pid`` and ``env_ids`` (the global ids of its envs)."""
+    ``node`` (IP address), ``node_id`` (Ray's), ``pid`` and ``env_ids`` (the global ids of
+    its envs)."""
     pool = getattr(env, "_pool", None)
     if not isinstance(pool, RayPool):
         raise TypeError(f"env must be a pool made by make_distributed, got {type(env).__name__}")
