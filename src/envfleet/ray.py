@@ -206,6 +206,9 @@ class RayPool:
             ready = ray.get([self._workers[k].ready.remote() for k in workers])
         except RayTaskError as err:
             raise RuntimeError(f"a worker could not build its pool: {err.cause!r}") from err
+        except RayActorError as err:
+            # A failing constructor kills the actor: Ray reports it as a dead actor.
+            raise RuntimeError(f"a worker could not start: {err}") from err
         for k, (_, node, node_id, pid) in zip(workers, ready, strict=True):
             self.workers[k] = {
                 "worker": k,
