@@ -2,9 +2,10 @@
 
 For each task and batch size, times sync ``step()`` on a local pool of batch-size envs and
 on ``make_distributed`` pools of the same size over 1 and 2 workers (Ray actors on this
-machine), async send/recv loops (twice the envs, batches of the batch size) on a local pool and
-over 2 workers, and a bare Ray round trip carrying the same bytes (an actor method that returns a
-preallocated batch): steps/s and the median latency of one call. Usage:
+machine, with 2 stepping threads in all, as the local pool has), async send/recv loops (twice
+the envs, batches of the batch size) on a local pool and over 2 workers, and a bare Ray round
+trip carrying the same bytes (an actor method that returns a preallocated batch): steps/s and
+the median latency of one call. Usage:
 
     python benchmarks/ray_overhead.py [--tasks CartPole-v1 Pong-v5] [--batches 8 64 256]
 """
@@ -57,7 +58,10 @@ def bench(task: str, batch: int, seconds: float) -> list[dict]:
         if workers is None:
             env = envfleet.make(task, num_envs=batch, num_threads=min(batch, 2), seed=0)
         else:
-            env = make_distributed(task, num_workers=workers, num_envs=batch, seed=0)
+            # The same two stepping threads as the local pool: 2 x 1 or 1 x 2.
+            env = make_distributed(
+                task, num_workers=workers, cpus_per_worker=2 // workers, num_envs=batch, seed=0
+            )
         env.reset()
         i = iter(range(10**9))
         rate, latency, calls = time_calls(
@@ -80,7 +84,12 @@ def bench(task: str, batch: int, seconds: float) -> list[dict]:
             env = envfleet.make(task, num_envs=2 * batch, batch_size=batch, num_threads=2, seed=0)
         else:
             env = make_distributed(
-                task, num_workers=workers, num_envs=2 * batch, batch_size=batch, seed=0
+                task,
+                num_workers=workers,
+                cpus_per_worker=2 // workers,
+                num_envs=2 * batch,
+                batch_size=batch,
+                seed=0,
             )
         env.async_reset()
 
