@@ -29,31 +29,38 @@ def render_metadata(spec: EnvSpec) -> dict[str, Any]:
     return {"render_modes": ["rgb_array", "human"], "render_fps": spec.render.render_fps}
 
 
+def build_core_pool(spec: EnvSpec):
+    """The C++ pool of ``spec`` (its module's ``Pool``), in this process."""
+    config = spec.config
+    # Passed only when given: a pool of envs with equal options is built as it always was.
+    per_env = {"per_env_options": list(config.per_env_options)} if config.per_env_options else {}
+    return spec.module.Pool(
+        spec.env_type,
+        config.env_options,
+        config.num_envs,
+        config.batch_size,
+        config.num_threads,
+        list(config.seed),
+        config.thread_affinity_offset,
+        config.autoreset_mode.core_value,
+        config.max_episode_steps,
+        **per_env,
+    )
+
+
 class PoolBase:
     """The C++ pool behind a front end, with EnvPool's ``send`` / ``recv`` / ``async_reset``."""
 
-    def __init__(self, spec: EnvSpec):
+    def __init__(self, spec: EnvSpec, pool: Any = None):
+        """``pool``: the core pool to front (None: a new C++ pool of ``spec``, in this
+        process). Anything with the C++ pool's methods and results will do: envfleet.ray's
+        pool spread over Ray actors is one."""
         config = spec.config
         self._spec = spec
         self.num_envs = config.num_envs
         # Checked before any env is built: a missing display fails fast and clearly.
         self._window = HumanWindow(config.task_id) if config.render_mode == "human" else None
-        # Passed only when given: a pool of envs with equal options is built as it always was.
-        per_env = (
-            {"per_env_options": list(config.per_env_options)} if config.per_env_options else {}
-        )
-        self._pool = spec.module.Pool(
-            spec.env_type,
-            config.env_options,
-            config.num_envs,
-            config.batch_size,
-            config.num_threads,
-            list(config.seed),
-            config.thread_affinity_offset,
-            config.autoreset_mode.core_value,
-            config.max_episode_steps,
-            **per_env,
-        )
+        self._pool = build_core_pool(spec) if pool is None else pool
         self._num_obs = len(spec.obs_keys)
         self._info_names = [key.name for key in spec.info_keys]
         self._action_dtype = spec.action_key.dtype

@@ -35,8 +35,8 @@ from envfleet.spec import PLAYERS, AutoresetMode, EnvSpec
 class DmEnvPool(PoolBase, dm_env.Environment):
     """A pool of envs behind the dm_env API (plus EnvPool's send/recv)."""
 
-    def __init__(self, spec: EnvSpec):
-        PoolBase.__init__(self, spec)
+    def __init__(self, spec: EnvSpec, pool: Any = None):
+        PoolBase.__init__(self, spec, pool)
         names = [k.name for k in spec.obs_keys + spec.info_keys] + ["env_id"]
         if self._envpool_conventions:
             names.append("players")

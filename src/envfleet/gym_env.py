@@ -30,8 +30,8 @@ class GymEnvPool(GymnasiumEnvPool):
 
     legacy_api = True
 
-    def __init__(self, spec: EnvSpec):
-        GymnasiumEnvPool.__init__(self, spec)
+    def __init__(self, spec: EnvSpec, pool: Any = None):
+        GymnasiumEnvPool.__init__(self, spec, pool)
         self.observation_space = self.single_observation_space = with_old_gym_class(
             spec.observation_space
         )

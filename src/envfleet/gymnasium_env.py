@@ -35,8 +35,8 @@ class GymnasiumEnvPool(PoolBase, gymnasium.Env):
     # Gymnasium's vector-aware wrappers of the 0.2x era test this flag; EnvPool sets it too.
     is_vector_env = True
 
-    def __init__(self, spec: EnvSpec):
-        PoolBase.__init__(self, spec)
+    def __init__(self, spec: EnvSpec, pool: Any = None):
+        PoolBase.__init__(self, spec, pool)
         config = spec.config
         self.single_observation_space = spec.observation_space
         self.single_action_space = spec.action_space

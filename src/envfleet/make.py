@@ -35,6 +35,14 @@ def make(task_id: str, env_type: str = "gymnasium", **kwargs: Any):
     env 0's spaces.
     ``env_type="gym"`` also takes ``legacy_api=True`` for the pre-0.26 gym API.
     """
+    return make_front_end(task_id, env_type, kwargs)
+
+
+def make_front_end(task_id: str, env_type: str, kwargs: dict[str, Any], build_pool: Any = None):
+    """``make``'s work: checks the arguments, makes the spec, and puts the front end of
+    ``env_type`` over the core pool ``build_pool(spec)`` (None: a local C++ pool).
+    envfleet.ray makes its pools spread over Ray actors through here."""
+    kwargs = dict(kwargs)
     if env_type not in ENV_TYPES:
         raise ValueError(f"env_type must be one of {ENV_TYPES}, got {env_type!r}")
     legacy_api = kwargs.pop("legacy_api", False)
@@ -53,13 +61,14 @@ def make(task_id: str, env_type: str = "gymnasium", **kwargs: Any):
         raise ValueError("legacy_api=True follows EnvPool's conventions only")
     spec = make_spec(task_id, **kwargs)
     try:
+        pool = None if build_pool is None else build_pool(spec)
         if env_type == "dm":
-            return DmEnvPool(spec)
+            return DmEnvPool(spec, pool)
         if legacy_api:
-            return GymEnvPool(spec)
+            return GymEnvPool(spec, pool)
         if spec.config.batch_size < spec.config.num_envs:
-            return GymnasiumEnvPool(spec)  # async: not a VectorEnv (see gymnasium_env.py)
-        return GymnasiumVectorEnvPool(spec)
+            return GymnasiumEnvPool(spec, pool)  # async: not a VectorEnv (see gymnasium_env.py)
+        return GymnasiumVectorEnvPool(spec, pool)
     except (MemoryError, RuntimeError, ValueError) as exc:
         if type(exc) not in (MemoryError, RuntimeError, ValueError):
             raise
