@@ -17,13 +17,12 @@
 #include <chrono>
 #include <cstdint>
 #include <ctime>
+#include <thread>
 
 #if defined(__linux__)
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#else
-#include <thread>
 #endif
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -87,14 +86,25 @@ class Semaphore {
     if (int32_t taken = TryWaitSome(most, share)) return taken;
     if (spin > std::chrono::nanoseconds::zero()) {
       spinners_.fetch_add(1, std::memory_order_seq_cst);
-      const auto until = std::chrono::steady_clock::now() + spin;
+      auto now = std::chrono::steady_clock::now();
+      const auto until = now + spin;
+      auto next_yield = now + kYieldInterval;
       int32_t taken = 0;
-      do {
+      while (true) {
         for (int i = 0; i < kPollsPerClockRead && taken == 0; ++i) {
           ENVFLEET_CPU_RELAX();
           taken = TryWaitSome(most, share);
         }
-      } while (taken == 0 && std::chrono::steady_clock::now() < until);
+        if (taken != 0) break;
+        now = std::chrono::steady_clock::now();
+        if (now >= until) break;
+        if (now >= next_yield) {
+          // On a machine with more runnable threads than cores, a thread holding work the
+          // poller waits for may be queued behind it: let it run.
+          std::this_thread::yield();
+          next_yield = now + kYieldInterval;
+        }
+      }
       // Leaving the spinners after WaitSome below has counted this thread as a sleeper (it
       // re-checks the count then): a Post that skipped the wake-up because of it is still seen.
       if (taken) {
@@ -126,6 +136,7 @@ class Semaphore {
  private:
   static constexpr int kWakeAll = 1 << 30;
   static constexpr int kPollsPerClockRead = 16;
+  static constexpr std::chrono::microseconds kYieldInterval{20};
 
   // `leaving_spinners`: called by a thread still counted in spinners_, which has spun already.
   int32_t WaitSome(int32_t most, int32_t share, Deadline deadline, bool leaving_spinners) {

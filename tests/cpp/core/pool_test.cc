@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -469,7 +471,14 @@ std::map<int32_t, std::vector<Row>> AsyncTrajectories(int num_threads, int batch
            /*max_episode_steps=*/7, /*first_seed=*/1234);
   std::map<int32_t, std::vector<Row>> out;
   d.Send(d.AllIds(), {}, /*reset=*/true);
-  for (int round = 0; round < 60 * 8 / batch_size; ++round) {
+  // Until every env has 40 results: how many each gets in a given number of batches depends
+  // on the threads' timing (async batches hold the first envs to finish), its results do not.
+  auto fewest = [&] {
+    size_t least = SIZE_MAX;
+    for (int32_t id = 0; id < 8; ++id) least = std::min(least, out[id].size());
+    return least;
+  };
+  while (fewest() < 40) {
     Batch batch = d.Recv();
     std::vector<int32_t> ids;
     std::vector<int64_t> actions;
@@ -484,6 +493,33 @@ std::map<int32_t, std::vector<Row>> AsyncTrajectories(int num_threads, int batch
   return out;
 }
 
+// Prints the first row where two runs of AsyncTrajectories differ (for a failing CHECK).
+void PrintFirstDifference(const std::map<int32_t, std::vector<Row>>& a,
+                          const std::map<int32_t, std::vector<Row>>& b) {
+  for (const auto& [id, rows] : a) {
+    if (!b.count(id)) {
+      std::fprintf(stderr, "env %d: missing\n", id);
+      continue;
+    }
+    const auto& other = b.at(id);
+    if (rows.size() != other.size()) {
+      std::fprintf(stderr, "env %d: %zu rows / %zu rows\n", id, rows.size(), other.size());
+    }
+    for (size_t i = 0; i < std::min(rows.size(), other.size()); ++i) {
+      if (rows[i] == other[i]) continue;
+      const Row& x = rows[i];
+      const Row& y = other[i];
+      std::fprintf(stderr,
+                   "env %d row %zu: steps %lld/%lld episodes %lld/%lld action %lld/%lld elapsed "
+                   "%d/%d term %d/%d trunc %d/%d draw %g/%g\n",
+                   id, i, (long long)x.steps, (long long)y.steps, (long long)x.episodes,
+                   (long long)y.episodes, (long long)x.action, (long long)y.action, x.elapsed,
+                   y.elapsed, x.terminated, y.terminated, x.truncated, y.truncated, x.draw, y.draw);
+      return;
+    }
+  }
+}
+
 TEST(Pool, SameSeedsGiveTheSameTrajectoriesOnAnyNumberOfThreads) {
   for (int batch_size : {8, 3}) {
     const auto one = AsyncTrajectories(1, batch_size);
@@ -492,7 +528,9 @@ TEST(Pool, SameSeedsGiveTheSameTrajectoriesOnAnyNumberOfThreads) {
     REQUIRE_EQ(one.size(), 8u);
     for (const auto& [id, rows] : one) CHECK_EQ(rows.size(), 40u);
     CHECK(one == two);
+    if (one != two) PrintFirstDifference(one, two);
     CHECK(one == four);
+    if (one != four) PrintFirstDifference(one, four);
   }
   // And the draws really depend on the seed (the comparison above is not vacuous).
   Driver a({}, 1, 1, 1, AutoresetMode::kNextStep, 0, 1);
