@@ -265,8 +265,11 @@ class Pool {
       // home is segment 0 when the sweep counted on it; otherwise it only steals.
       const int home = sweep_.caller_steps ? 0 : -1;
       for (int64_t run; (run = runs_.Claim(sweep_.gen, home)) >= 0;) {
-        ProcessRun(run);
-        if (poll()) {
+        const Clock::time_point begun = last;
+        const int64_t envs = ProcessRun(run);
+        const bool stop = poll();  // reads the clock into `last`
+        LearnStepCost(last - begun, envs);
+        if (stop) {
           // The runs left go to every worker (the sweep may have given them too few tickets:
           // it counted on the caller).
           HandOutTickets(options_.num_threads, /*home_offset=*/0);
@@ -569,10 +572,16 @@ class Pool {
                   bool caller_steps) {
     // With the caller stepping, workers beyond the cores left to them would only take turns
     // on those cores, and one descheduled while it holds a run stalls the whole batch.
+    // And workers join only a sweep long enough to pay for them: handing runs to another core
+    // (its wake-up or poll, the envs' state crossing caches, the block's completion) costs
+    // microseconds per batch, more than a short sweep of tiny envs takes the caller alone.
+    const bool worth_sharing = step_ns_ < 0 || static_cast<double>(count) * step_ns_ >
+                                                   static_cast<double>(kMinSharedWork.count());
     const int64_t workers =
-        caller_steps
+        !caller_steps ? options_.num_threads
+        : worth_sharing
             ? std::min<int64_t>(options_.num_threads, std::max<int64_t>(usable_cores_ - 1, 0))
-            : options_.num_threads;
+            : 0;
     const int64_t threads = workers + (caller_steps ? 1 : 0);
     const int64_t runs_wanted = kRunsPerThread * threads;
     std::memcpy(sweep_.ids.data(), env_ids, static_cast<size_t>(count) * sizeof(int32_t));
@@ -589,6 +598,16 @@ class Pool {
     HandOutTickets(std::min(workers, caller_steps ? runs - 1 : runs),
                    /*home_offset=*/caller_steps ? 1 : 0);
   }
+
+  // The caller's estimate of one env step (a moving average over the runs it steps itself);
+  // negative until it has stepped one.
+  void LearnStepCost(std::chrono::steady_clock::duration took, int64_t envs) {
+    const double ns =
+        static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(took).count()) /
+        static_cast<double>(envs);
+    step_ns_ = step_ns_ < 0 ? ns : 0.75 * step_ns_ + 0.25 * ns;
+  }
+  static constexpr std::chrono::nanoseconds kMinSharedWork{20'000};
 
   // Tickets to the current sweep for `tickets` workers; the worker with index t (whichever
   // takes a ticket) has home segment t + home_offset.
@@ -611,7 +630,8 @@ class Pool {
   // Processes run `run` (its index) of the current sweep (a claimed run proves the sweep is
   // current: its batch cannot be delivered, nor a new sweep started, before the run's rows
   // are written).
-  void ProcessRun(int64_t run) {
+  // Returns how many envs it stepped.
+  int64_t ProcessRun(int64_t run) {
     const int64_t b = options_.batch_size;
     const int64_t first = run * sweep_.run_length;
     const int64_t last = std::min(first + sweep_.run_length, sweep_.count);
@@ -635,6 +655,7 @@ class Pool {
       }
     }
     Complete(block, rows);
+    return last - first;
   }
 
   // Resets `env`; with after_termination, through Env::ResetAfterTermination. Returns whether
@@ -701,6 +722,7 @@ class Pool {
   bool caller_helps_queue_ = true;     // the waiting caller takes queued envs too
   const size_t* row_bytes_ = nullptr;  // the layout's, per key
   int64_t step_limit_ = INT64_MAX;     // elapsed steps that truncate an episode
+  double step_ns_ = -1;                // see LearnStepCost (the Python thread's)
 
   RenderRequest render_;
   alignas(64) std::atomic<int64_t> render_left_{0};
