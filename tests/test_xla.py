@@ -286,7 +286,9 @@ def test_jitted_loop_releases_the_gil():
         def body(_, handle):
             return step(handle, jnp.zeros(4, jnp.int32))[0]
 
-        return jax.lax.fori_loop(0, 60_000, body, handle)
+        # Long enough to last well over 0.05 s on a fast machine (60,000 steps took 0.047 s
+        # once the pool's sync path got faster).
+        return jax.lax.fori_loop(0, 300_000, body, handle)
 
     run(handle).block_until_ready()  # compiled outside the measurement
     ticks = 0
