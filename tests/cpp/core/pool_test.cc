@@ -703,31 +703,6 @@ TEST(Pool, AStepOfOneEnvIsTakenByTheWaitingCaller) {
   }
 }
 
-TEST(Pool, TheCallerLeavesQueuedEnvsToWorkersThatFillEveryCore) {
-  // As many workers as cores: a step sent while other envs are in flight (the queue's path)
-  // is stepped by the workers, never by the waiting caller, which would only take turns with
-  // them on the same cores.
-  const int workers = UsableCores();
-  Driver d({{"episode_length", int64_t{1000}}}, 4, 1, workers);
-  d.Send(d.AllIds(), {}, /*reset=*/true);
-  std::vector<int32_t> idle;
-  for (int b = 0; b < 2; ++b) idle.push_back(d.Recv().rows[0].env_id);  // two still in flight
-  int stepped = 0;
-  for (int t = 0; t < 40; ++t) {
-    const int32_t id = idle.back();
-    idle.pop_back();
-    std::memset(d.pool->action_slot(id), 0, d.pool->action_bytes());
-    d.pool->Enqueue(&id, 1, /*reset=*/false, /*seal=*/false, /*caller_waits=*/true);
-    const Row row = d.Recv().rows[0];
-    if (row.steps > 0) {
-      CHECK(EnvOf(d, row.env_id).step_thread != std::this_thread::get_id());
-      ++stepped;
-    }
-    idle.push_back(row.env_id);
-  }
-  CHECK_GT(stepped, 0);
-}
-
 TEST(Pool, ASweepOfManyEnvsWritesEveryRowOnceInSendOrder) {
   // Enough envs for runs of several envs each, stepped by the caller and two workers.
   const int n = 1000;
