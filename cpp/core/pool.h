@@ -458,22 +458,18 @@ class Pool {
   // Runs a chunk of items, counting finished rows per block so that each block's counter is
   // touched once per chunk rather than once per env.
   // `worker`: the worker's index, or -1 for the caller (which never takes sweep tickets).
-  // Returns whether it did any work (false: only tickets that found no run left).
-  bool ProcessChunk(const WorkItem* items, int32_t count, int32_t worker) {
+  void ProcessChunk(const WorkItem* items, int32_t count, int32_t worker) {
     Block* block = nullptr;
     int64_t rows = 0;
-    bool worked = false;
     for (int32_t i = 0; i < count; ++i) {
       if (items[i].render) {
         RenderItem(items[i]);
-        worked = true;
         continue;
       }
       if (items[i].sweep) {
-        worked |= JoinSweep(worker, items[i]) > 0;
+        JoinSweep(worker, items[i]);
         continue;
       }
-      worked = true;
       Block* written = Process(items[i]);
       if (written != block) {
         if (block != nullptr) Complete(block, rows);
@@ -483,7 +479,6 @@ class Pool {
       ++rows;
     }
     if (block != nullptr) Complete(block, rows);
-    return worked;
   }
 
   // Runs one env one step (or reset) and writes its result; returns the block written.
@@ -624,13 +619,10 @@ class Pool {
 
   // Worker `worker`'s ticket of sweep `gen`: claims and processes runs until none is left.
   // A ticket taken after its sweep has finished claims nothing (RunSegments).
-  // Returns how many runs it processed.
-  int64_t JoinSweep(int32_t worker, const WorkItem& ticket) {
+  void JoinSweep(int32_t worker, const WorkItem& ticket) {
     const int home = worker + ticket.env_id;
     const uint32_t gen = static_cast<uint32_t>(ticket.seq);
-    int64_t runs = 0;
-    for (int64_t run; (run = runs_.Claim(gen, home)) >= 0; ++runs) ProcessRun(run);
-    return runs;
+    for (int64_t run; (run = runs_.Claim(gen, home)) >= 0;) ProcessRun(run);
   }
 
   // Processes run `run` (its index) of the current sweep (a claimed run proves the sweep is
