@@ -423,6 +423,42 @@ def test_exception_in_env_raises_env_error(fail_in):
     assert "usable [1.0, 1.0]" in out, out
 
 
+@pytest.mark.parametrize("num_threads", [1, 2])
+@pytest.mark.parametrize("fail_in", ["step", "observe"])
+def test_envs_failing_inside_a_batch_leave_the_others_exact(test_envs, fail_in, num_threads):
+    """The pool steps and observes a Python env's envs in groups (one compiled call per
+    group, cpp/core/function_env.h): envs that raise in the middle of a group fail alone;
+    the envs before and after them in that group step and observe exactly once."""
+    where = {"step": 0, "observe": 1}[fail_in]
+    # Within and across groups of 64 (runs of about n / 16 envs on one thread).
+    failing = (2, 5, 63, 64, 70, 71, 1099)
+    n = 1100
+    env = envfleet.make(
+        "TestFlaky-v0",
+        num_envs=n,
+        num_threads=num_threads,
+        per_env_options=[
+            {"fail_at": 3 if i in failing else -1, "fail_in": where} for i in range(n)
+        ],
+    )
+    obs, _ = env.reset()
+    np.testing.assert_array_equal(obs, np.zeros(n))
+    for t in (1, 2):
+        obs, reward, *_ = env.step(np.zeros(n, np.int64))
+        np.testing.assert_array_equal(obs, np.full(n, t))
+    with pytest.raises(envfleet.EnvError) as err:
+        env.step(np.zeros(n, np.int64))
+    assert err.value.env_id in failing
+    assert f"py.Flaky {fail_in} raised an exception" in str(err.value)
+    # The failed envs start new episodes; every other env took step 3 exactly once.
+    obs, reward, terminated, truncated, info = env.step(np.zeros(n, np.int64))
+    expected = np.full(n, 4)
+    expected[list(failing)] = 0
+    np.testing.assert_array_equal(obs, expected)
+    np.testing.assert_array_equal(info["elapsed_step"], expected)
+    env.close()
+
+
 def test_async_loop_survives_env_error(test_envs):
     env = envfleet.make("TestFlaky-v0", num_envs=4, batch_size=2, num_threads=2, fail_at=3)
     env.async_reset()

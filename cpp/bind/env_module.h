@@ -250,6 +250,18 @@ inline bool PythonSignalRaised() {
   return PyErr_CheckSignals() != 0;
 }
 
+// Whether every values[i] is in [lo, hi]: one pass the compiler vectorises (an integer OR,
+// not a bool, as the reduction). Compiled for AVX2 too, picked when the CPU has it: x86-64's
+// baseline (SSE2) has no 64-bit integer compare, so that build checks one value at a time
+// (CartPole, 2048 actions: 2 us of a 45 us step call).
+[[gnu::target_clones("avx2", "default")]] static bool IntsWithin(const int64_t* values,
+                                                                 size_t count, int64_t lo,
+                                                                 int64_t hi) {
+  int64_t bad = 0;
+  for (size_t i = 0; i < count; ++i) bad |= (values[i] < lo) | (values[i] > hi);
+  return bad == 0;
+}
+
 template <typename Module>
 class PyPool {
  public:
@@ -273,7 +285,8 @@ class PyPool {
       // Building envs takes a while for some families (ROM loads, model compiles) and uses
       // worker threads; none of it touches Python.
       nb::gil_scoped_release release;
-      pool_ = std::make_unique<Pool>(spec, configs, type.factory, std::move(pool_options));
+      pool_ = std::make_unique<Pool>(spec, configs, type.factory, std::move(pool_options),
+                                     type.kernels);
     }
     fork_generation_ = ForkGeneration();
     const ArraySpec& action = pool_->spec().action;
@@ -782,9 +795,7 @@ class PyPool {
       const int64_t lo = low < -9.2e18 ? INT64_MIN : static_cast<int64_t>(low);
       const int64_t hi = high > 9.2e18 ? INT64_MAX : static_cast<int64_t>(high);
       if (static_cast<double>(lo) != low || static_cast<double>(hi) != high) return false;
-      int64_t bad = 0;  // an integer, not a bool: GCC vectorises integer OR reductions
-      for (size_t i = 0; i < total; ++i) bad |= (values[i] < lo) | (values[i] > hi);
-      return bad == 0;
+      return IntsWithin(values, total, lo, hi);
     }
     // Finite means an exponent that is not all ones.
     if (spec.dtype == DType::kFloat32) {

@@ -7,6 +7,20 @@
 //            double* reward, uint8_t* terminated)
 //   int observe(const void* state, void* const* outputs)   // one pointer per obs/info key
 //
+// and, optionally, step and observe many envs in one call each (the pool's sweeps call them
+// for a group of envs: one call instead of one per env, whose wrapper and indirect call
+// otherwise cost about as much as a tiny env's step):
+//
+//   int64_t step_many(void* const* states, const void* const* actions, void* const* rngs,
+//                     const void* const* options, double* rewards, uint8_t* terminated,
+//                     int64_t count)
+//   int64_t observe_many(const void* const* states, void* const* outputs, int64_t num_keys,
+//                        int64_t count)    // env i's keys at outputs[i * num_keys ...]
+//
+// which do for env i = 0, 1, ... what step (writing rewards[i] and terminated[i]) and
+// observe do, and return count, or the index of the first env whose call raised (code 1;
+// the envs after it are left as they were). A definition has both or neither.
+//
 // `state` is this env's zero-initialised block of state_bytes; `options` is the env's options
 // packed in the order they were declared (bool: uint8, int: int64, float: float64, each
 // aligned to its size); `rng` is this env's NumpyGenerator, used through the C functions in
@@ -16,6 +30,7 @@
 #ifndef ENVFLEET_CORE_FUNCTION_ENV_H_
 #define ENVFLEET_CORE_FUNCTION_ENV_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -32,6 +47,11 @@ using FunctionEnvReset = int (*)(void* state, void* rng, const void* options);
 using FunctionEnvStep = int (*)(void* state, const void* action, void* rng, const void* options,
                                 double* reward, uint8_t* terminated);
 using FunctionEnvObserve = int (*)(const void* state, void* const* outputs);
+using FunctionEnvStepMany = int64_t (*)(void* const* states, const void* const* actions,
+                                        void* const* rngs, const void* const* options,
+                                        double* rewards, uint8_t* terminated, int64_t count);
+using FunctionEnvObserveMany = int64_t (*)(const void* const* states, void* const* outputs,
+                                           int64_t num_keys, int64_t count);
 
 struct FunctionEnvDef {
   std::string name;
@@ -42,6 +62,8 @@ struct FunctionEnvDef {
   FunctionEnvReset reset = nullptr;
   FunctionEnvStep step = nullptr;
   FunctionEnvObserve observe = nullptr;
+  FunctionEnvStepMany step_many = nullptr;  // optional, with observe_many
+  FunctionEnvObserveMany observe_many = nullptr;
 };
 
 // Packs options as the functions read them: in declaration order, each value aligned to its
@@ -82,24 +104,122 @@ class FunctionEnv : public Env {
     if (num_keys_ > kMaxKeys) throw std::invalid_argument("function env: too many obs/info keys");
   }
 
-  void Reset() override { Check(def_->reset(state_.data(), &rng(), options_.data()), "reset"); }
+  void Reset() override { Check(reset_(state_.data(), &rng(), options_.data()), "reset"); }
 
-  void Step(const void* action) override {
+  ENVFLEET_INLINE void Step(const void* action) override {
     double reward = 0.0;
     uint8_t terminated = 0;
-    Check(def_->step(state_.data(), action, &rng(), options_.data(), &reward, &terminated), "step");
+    Check(step_(state_.data(), action, &rng(), options_.data(), &reward, &terminated), "step");
     reward_ = reward;
     terminated_ = terminated != 0;
   }
 
-  void Write(const OutputSlot& out) const override {
+  // The pool's batched step (Pool::StepRun): steps envs[0 .. count) (all of one definition;
+  // at most kMaxStepMany) with actions[i], one call of the definition's step_many when it
+  // has one. Returns count, or sets *error (the exception Step() would throw) and returns
+  // the index of the env whose step failed; the envs after it have not stepped.
+  static constexpr int64_t kMaxStepMany = 64;
+  static int64_t StepMany(Env* const* envs, const void* const* actions, int64_t count,
+                          std::string* error) {
+    const auto& first = static_cast<const FunctionEnv&>(*envs[0]);
+    const FunctionEnvStepMany step_many = first.step_many_;
+    if (step_many == nullptr) {
+      for (int64_t i = 0; i < count; ++i) {
+        try {
+          static_cast<FunctionEnv&>(*envs[i]).Step(actions[i]);
+        } catch (const std::exception& e) {
+          *error = e.what();
+          return i;
+        }
+      }
+      return count;
+    }
+    void* states[kMaxStepMany];
+    void* rngs[kMaxStepMany];
+    const void* options[kMaxStepMany];
+    double rewards[kMaxStepMany];
+    uint8_t terminated[kMaxStepMany];
+    for (int64_t i = 0; i < count; ++i) {
+      auto& env = static_cast<FunctionEnv&>(*envs[i]);
+      states[i] = env.state_.data();
+      rngs[i] = &env.rng();
+      options[i] = env.options_.data();
+    }
+    const int64_t done = step_many(states, actions, rngs, options, rewards, terminated, count);
+    for (int64_t i = 0; i < done; ++i) {
+      auto& env = static_cast<FunctionEnv&>(*envs[i]);
+      env.reward_ = rewards[i];
+      env.terminated_ = terminated[i] != 0;
+    }
+    if (done < count) {
+      try {
+        first.Raise(1, "step");
+      } catch (const std::exception& e) {
+        *error = e.what();
+      }
+    }
+    return done;
+  }
+
+  // The pool's batched Write: writes envs[i] (of one definition; at most kMaxStepMany) into
+  // row rows[i] of the output keys at key_bases (a block's env keys). Returns count, or sets
+  // *error and returns the index of the env that failed; the envs after it are not written.
+  static int64_t WriteMany(const Env* const* envs, char* const* key_bases,
+                           const size_t* key_row_bytes, const int64_t* rows, int64_t count,
+                           std::string* error) {
+    const auto& first = static_cast<const FunctionEnv&>(*envs[0]);
+    const FunctionEnvObserveMany observe_many = first.observe_many_;
+    if (observe_many == nullptr) {
+      for (int64_t i = 0; i < count; ++i) {
+        try {
+          envs[i]->Write(OutputSlot(key_bases, key_row_bytes, static_cast<size_t>(rows[i])));
+        } catch (const std::exception& e) {
+          *error = e.what();
+          return i;
+        }
+      }
+      return count;
+    }
+    // In chunks whose output pointers fit a small buffer (a large one on the stack would
+    // cost its share of the L1 cache).
+    const size_t keys = first.num_keys_;
+    const int64_t chunk = static_cast<int64_t>(kOutputPointers / keys);
+    const void* states[kMaxStepMany];
+    void* outputs[kOutputPointers];
+    int64_t done = 0;
+    while (done < count) {
+      const int64_t n = std::min(chunk, count - done);
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t e = done + i;
+        states[i] = static_cast<const FunctionEnv&>(*envs[e]).state_.data();
+        for (size_t k = 0; k < keys; ++k) {
+          outputs[static_cast<size_t>(i) * keys + k] =
+              key_bases[k] + static_cast<size_t>(rows[e]) * key_row_bytes[k];
+        }
+      }
+      const int64_t observed = observe_many(states, outputs, static_cast<int64_t>(keys), n);
+      done += observed;
+      if (observed < n) break;
+    }
+    if (done < count) {
+      try {
+        first.Raise(1, "observe");
+      } catch (const std::exception& e) {
+        *error = e.what();
+      }
+    }
+    return done;
+  }
+
+  ENVFLEET_INLINE void Write(const OutputSlot& out) const override {
     void* outputs[kMaxKeys];
     for (size_t k = 0; k < num_keys_; ++k) outputs[k] = out.Get<char>(k);
-    Check(def_->observe(state_.data(), outputs), "observe");
+    Check(observe_(state_.data(), outputs), "observe");
   }
 
  private:
   static constexpr size_t kMaxKeys = 32;
+  static constexpr size_t kOutputPointers = 256;  // >= kMaxKeys
 
   // Inline and branch-only on success: it runs twice per step of a tiny env.
   void Check(int code, const char* what) const {
@@ -121,6 +241,8 @@ class FunctionEnv : public Env {
   FunctionEnvReset reset_ = def_->reset;
   FunctionEnvStep step_ = def_->step;
   FunctionEnvObserve observe_ = def_->observe;
+  FunctionEnvStepMany step_many_ = def_->step_many;
+  FunctionEnvObserveMany observe_many_ = def_->observe_many;
   std::vector<char> options_;
   std::vector<uint64_t> state_;  // 8-byte aligned
   size_t num_keys_ = 0;

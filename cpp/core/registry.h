@@ -22,6 +22,8 @@ struct EnvType {
   Config defaults;
   std::function<EnvSpec(const Config&)> spec;
   EnvFactory factory;
+  // The pool's loops for the class `factory` builds (Pool::Kernels).
+  Pool::Kernels kernels = Pool::Kernels::Of<Env>();
 };
 
 using EnvTypeMap = std::map<std::string, EnvType>;
@@ -52,11 +54,13 @@ inline EnvType MakeCheckedType(Config defaults, std::function<EnvSpec(const Conf
 // and a constructor E(const Config&, uint64_t seed).
 template <typename E>
 EnvType MakeEnvType() {
-  return MakeCheckedType(
+  EnvType type = MakeCheckedType(
       E::DefaultConfig(), [](const Config& config) { return E::Spec(config); },
       [](const Config& config, uint64_t seed) -> std::unique_ptr<Env> {
         return std::make_unique<E>(config, seed);
       });
+  type.kernels = Pool::Kernels::Of<E>();  // the factory builds exactly E's
+  return type;
 }
 
 }  // namespace envfleet

@@ -7,7 +7,7 @@ an env is compiled:
   ``random()``, ``uniform(low, high)`` and ``integers(low, high)`` call the core's C entry
   points (``_core.rng_function_addresses()``) by symbol name, so compiled code can be cached
   on disk: the symbols are bound again in each process when this module is imported.
-- ``compile_wrappers``: writes a module of three ``@cfunc`` wrappers (raw pointers -> record
+- ``compile_wrappers``: writes a module of ``@cfunc`` wrappers (raw pointers -> record
   and array views -> the user's function -> a return code) to a file in the cache directory
   and imports it, so Numba caches the compiled wrappers next to it.
 """
@@ -37,7 +37,7 @@ from numba.extending import intrinsic, models, overload_method, register_model
 from envfleet import _core
 
 # Bumped whenever the generated code changes meaning: part of every cache key.
-BRIDGE_VERSION = 4
+BRIDGE_VERSION = 5
 
 NumbaError = numba.core.errors.NumbaError
 
@@ -212,6 +212,8 @@ class Wrappers:
     reset: Any  # numba CFunc objects: kept alive as long as the core may call them
     step: Any
     observe: Any
+    step_many: Any  # step and observe over `count` envs in one call (cpp/core/function_env.h)
+    observe_many: Any
     module_path: str | None
     cache_hit: bool
 
@@ -236,6 +238,14 @@ STEP_SIG = types.int32(
     types.CPointer(types.float64), types.CPointer(types.uint8),
 )
 OBSERVE_SIG = types.int32(types.voidptr, types.CPointer(types.voidptr))
+OBSERVE_MANY_SIG = types.int64(
+    types.CPointer(types.voidptr), types.CPointer(types.voidptr), types.int64, types.int64
+)
+STEP_MANY_SIG = types.int64(
+    types.CPointer(types.voidptr), types.CPointer(types.voidptr), types.CPointer(types.voidptr),
+    types.CPointer(types.voidptr), types.CPointer(types.float64), types.CPointer(types.uint8),
+    types.int64,
+)
 '''
 
 _BODY = """
@@ -265,6 +275,22 @@ def step(state_p, action_p, rng_p, options_p, reward_p, terminated_p):
     return 0
 
 
+@cfunc(STEP_MANY_SIG, nopython=True, cache={cache})
+def step_many(state_ps, action_ps, rng_ps, options_ps, rewards, terminated, count):
+    for i in range(count):
+        state = carray(state_ps[i], 1, dtype=STATE)[0]
+        options = carray(options_ps[i], 1, dtype=OPTIONS)[0]
+        action_p = action_ps[i]
+        action = {action}
+        try:
+            reward, done = _user_step(state, action, as_rng(rng_ps[i]), options)
+        except Exception:
+            return i
+        rewards[i] = reward
+        terminated[i] = 1 if done else 0
+    return count
+
+
 @cfunc(OBSERVE_SIG, nopython=True, cache={cache})
 def observe(state_p, outputs):
     state = carray(state_p, 1, dtype=STATE)[0]
@@ -273,6 +299,18 @@ def observe(state_p, outputs):
     except Exception:
         return 1
     return 0
+
+
+@cfunc(OBSERVE_MANY_SIG, nopython=True, cache={cache})
+def observe_many(state_ps, output_ps, num_keys, count):
+    for i in range(count):
+        state = carray(state_ps[i], 1, dtype=STATE)[0]
+        at = i * num_keys
+        try:
+            _user_observe({observe_many_args})
+        except Exception:
+            return i
+    return count
 """
 
 
@@ -291,18 +329,23 @@ def generate_source(plan: WrapperPlan, cache: bool) -> str:
         lines.append(f"Obs = collections.namedtuple('Obs', {names!r})")
     if plan.info:
         lines.append(f"Info = collections.namedtuple('Info', {[k.name for k in plan.info]!r})")
-    views = [_view(f"outputs[{i}]", key) for i, key in enumerate(plan.obs)]
-    if plan.obs_layout == "single":
-        obs = views[0]
-    elif plan.obs_layout == "tuple":
-        obs = "(" + ", ".join(views) + ",)"
-    else:
-        obs = "Obs(" + ", ".join(views) + ")"
-    args = ["state", obs]
-    if plan.observe_takes_info:
-        first = len(plan.obs)
-        infos = [_view(f"outputs[{first + i}]", key) for i, key in enumerate(plan.info)]
-        args.append("Info(" + ", ".join(infos) + ")" if infos else "()")
+
+    def observe_args(output: str) -> str:
+        """observe's arguments, with output key k at `output.format(k)`."""
+        views = [_view(output.format(i), key) for i, key in enumerate(plan.obs)]
+        if plan.obs_layout == "single":
+            obs = views[0]
+        elif plan.obs_layout == "tuple":
+            obs = "(" + ", ".join(views) + ",)"
+        else:
+            obs = "Obs(" + ", ".join(views) + ")"
+        args = ["state", obs]
+        if plan.observe_takes_info:
+            first = len(plan.obs)
+            infos = [_view(output.format(first + i), key) for i, key in enumerate(plan.info)]
+            args.append("Info(" + ", ".join(infos) + ")" if infos else "()")
+        return ", ".join(args)
+
     if plan.action_scalar:
         action = f"carray(action_p, 1, dtype={_numpy_type(plan.action.dtype)})[0]"
     else:
@@ -313,7 +356,12 @@ def generate_source(plan: WrapperPlan, cache: bool) -> str:
         state_dtype=plan.state_dtype,
         options_dtype=plan.options_dtype,
     )
-    body = _BODY.format(cache=cache, action=action, observe_args=", ".join(args))
+    body = _BODY.format(
+        cache=cache,
+        action=action,
+        observe_args=observe_args("outputs[{}]"),
+        observe_many_args=observe_args("output_ps[at + {}]"),
+    )
     return header + "\n".join(lines) + "\n" + body
 
 
@@ -451,7 +499,7 @@ def compile_wrappers(
     fingerprint: str | None,
     cache: bool,
 ) -> Wrappers:
-    """Generates, imports (compiling or loading from Numba's cache) the three wrappers."""
+    """Generates, imports (compiling or loading from Numba's cache) the wrappers."""
     global _modules_loaded
     cache = cache and fingerprint is not None
     source = generate_source(plan, cache)
@@ -488,8 +536,9 @@ def compile_wrappers(
             # compile afresh rather than fail.
             return compile_wrappers(plan, reset, step, observe, fingerprint, cache=False)
         raise
-    hit = cache and all(f.cache_hits for f in (module.reset, module.step, module.observe))
-    return Wrappers(module.reset, module.step, module.observe, path if cache else None, hit)
+    compiled = (module.reset, module.step, module.observe, module.step_many, module.observe_many)
+    hit = cache and all(f.cache_hits for f in compiled)
+    return Wrappers(*compiled, path if cache else None, hit)
 
 
 # ---- typing the user's functions one at a time (for error messages) ------------------------

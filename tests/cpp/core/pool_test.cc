@@ -135,9 +135,11 @@ struct Batch {
 // What PyPool does, minus Python.
 class Driver {
  public:
+  // `generic`: the pool's loops that call the env through its vtable (Kernels::Of<Env>),
+  // rather than those of TinyEnv that the bindings get from MakeEnvType<TinyEnv>.
   Driver(Config overrides, int num_envs, int batch_size, int num_threads,
          AutoresetMode mode = AutoresetMode::kNextStep, int64_t max_episode_steps = 0,
-         uint64_t first_seed = 100) {
+         uint64_t first_seed = 100, bool generic = false) {
     const EnvType type = MakeEnvType<TinyEnv>();
     Config config = type.defaults;
     for (const auto& [key, value] : overrides.values()) config.Set(key, value);
@@ -148,7 +150,8 @@ class Driver {
     options.autoreset_mode = mode;
     options.max_episode_steps = max_episode_steps;
     for (int i = 0; i < num_envs; ++i) options.seeds.push_back(first_seed + i);
-    pool = std::make_unique<Pool>(type.spec(config), config, type.factory, std::move(options));
+    pool = std::make_unique<Pool>(type.spec(config), config, type.factory, std::move(options),
+                                  generic ? Pool::Kernels::Of<Env>() : type.kernels);
   }
 
   Batch Reset(std::vector<int32_t> ids) { return Run(ids, {}, true); }
@@ -719,6 +722,60 @@ TEST(Pool, ASweepOfManyEnvsWritesEveryRowOnceInSendOrder) {
       CHECK_EQ(row.action, row.env_id % 10);
       CHECK_EQ(row.steps, round);
       CHECK_EQ(row.elapsed, round);
+    }
+  }
+}
+
+TEST(Pool, AnEnvClassesOwnLoopsGiveWhatTheGenericLoopsGive) {
+  // MakeEnvType<E> hands the pool loops that call E directly (Pool::Kernels); the results
+  // must be those of the loops that call through the vtable, row for row: sweeps (a sync
+  // step of every env, in a scrambled order), partial steps, time limits, errors, and the
+  // queue (async sends while others are in flight).
+  for (AutoresetMode mode : {AutoresetMode::kNextStep, AutoresetMode::kSameStep}) {
+    std::vector<std::vector<Row>> results[2];
+    for (int generic : {0, 1}) {
+      const Config overrides = {{"episode_length", int64_t{5}},
+                                {"fail_at_step", int64_t{4}},
+                                {"fail_seed", int64_t{103}}};
+      Driver sync(overrides, 300, 300, 2, mode, 7, 100, generic != 0);
+      std::vector<int32_t> ids = sync.AllIds();
+      std::reverse(ids.begin(), ids.begin() + 150);
+      std::vector<int64_t> actions(ids.size());
+      results[generic].push_back(sync.ResetAll().rows);
+      for (int round = 0; round < 12; ++round) {
+        for (size_t i = 0; i < ids.size(); ++i) actions[i] = (ids[i] + round) % 10;
+        Batch batch = sync.Step(ids, actions);
+        results[generic].push_back(batch.rows);
+        results[generic].push_back({Row{.env_id = batch.failed ? batch.failed_env : -1}});
+        if (round % 4 == 3) results[generic].push_back(sync.Step({5, 1, 250}, {1, 2, 3}).rows);
+      }
+      // Async: which envs make each batch varies from run to run, each env's own rows not.
+      Driver async({{"episode_length", int64_t{5}}}, 40, 10, 2, mode, 7, 100, generic != 0);
+      async.Send(async.AllIds(), {}, true);
+      std::vector<std::vector<Row>> per_env(40);
+      for (int b = 0; b < 60; ++b) {
+        Batch batch = async.Recv();
+        for (Row row : batch.rows) {
+          // A row's final observation is written only when its episode ended; otherwise the
+          // recycled block holds whatever an earlier batch left there.
+          if (!row.terminated && !row.truncated) row.final_steps = row.final_episodes = -1;
+          if (!row.terminated && !row.truncated) row.final_draw = -1;
+          per_env[row.env_id].push_back(row);
+        }
+        const std::vector<int32_t> ready = batch.EnvIds();
+        std::vector<int64_t> actions(ready.size());
+        for (size_t i = 0; i < ready.size(); ++i) actions[i] = ready[i] % 10;
+        async.Send(ready, actions, false);
+      }
+      for (std::vector<Row>& rows : per_env) results[generic].push_back(rows);
+    }
+    // Sync rows compare whole; each env's async rows up to the shorter of its two runs.
+    REQUIRE_EQ(results[0].size(), results[1].size());
+    for (size_t i = 0; i < results[0].size(); ++i) {
+      const size_t n = std::min(results[0][i].size(), results[1][i].size());
+      CHECK(i + 40 >= results[0].size() || results[0][i].size() == results[1][i].size());
+      CHECK_GE(n, i + 40 >= results[0].size() ? 5u : 1u);
+      CHECK(std::equal(results[0][i].begin(), results[0][i].begin() + n, results[1][i].begin()));
     }
   }
 }
