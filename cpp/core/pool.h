@@ -78,12 +78,12 @@ class Pool {
   // StepRun). Kernels::Of<Env>() calls through the vtable and serves any env class.
   struct Kernels {
     int64_t (Pool::*process_run)(int64_t run);
-    Block* (Pool::*process)(const WorkItem& item);
+    void (Pool::*process_items)(const WorkItem* items, int32_t count);
 
     template <typename E>
     static Kernels Of() {
       static_assert(std::is_base_of_v<Env, E>);
-      return {&Pool::ProcessRun<E>, &Pool::Process<E>};
+      return {&Pool::ProcessRun<E>, &Pool::ProcessItems<E>};
     }
   };
 
@@ -230,7 +230,6 @@ class Pool {
       StartSweep(env_ids, static_cast<int64_t>(count), reset, seq, caller_steps);
       return;
     }
-    for (size_t i = 0; i < count; ++i) queue_.Push({env_ids[i], reset, -1});
     pending_ += static_cast<int64_t>(count);
     // The caller steps about its fair share itself rather than hand everything to the
     // workers: with one env this removes the thread hand-off entirely.
@@ -238,6 +237,7 @@ class Pool {
     const int64_t reserve = caller_steps && caller_helps_queue_
                                 ? (static_cast<int64_t>(count) + threads) / (threads + 1)
                                 : 0;
+    for (size_t i = 0; i < count; ++i) queue_.Push({env_ids[i], reset, -1});
     reserved_ += reserve;
     queue_.Announce(static_cast<int64_t>(count) - reserve);
   }
@@ -475,39 +475,74 @@ class Pool {
     }
   }
 
-  // Runs a chunk of items, counting finished rows per block so that each block's counter is
-  // touched once per chunk rather than once per env.
+  // Runs a chunk of items: render items and sweep tickets one by one, runs of queued steps
+  // and resets together (ProcessItems).
   // `worker`: the worker's index, or -1 for the caller (which never takes sweep tickets).
   void ProcessChunk(const WorkItem* items, int32_t count, int32_t worker) {
-    Block* block = nullptr;
-    int64_t rows = 0;
-    for (int32_t i = 0; i < count; ++i) {
+    for (int32_t i = 0; i < count;) {
       if (items[i].render) {
-        RenderItem(items[i]);
-        continue;
+        RenderItem(items[i++]);
+      } else if (items[i].sweep) {
+        JoinSweep(worker, items[i++]);
+      } else {
+        int32_t end = i + 1;
+        while (end < count && !items[end].render && !items[end].sweep) ++end;
+        (this->*kernels_.process_items)(items + i, end - i);
+        i = end;
       }
-      if (items[i].sweep) {
-        JoinSweep(worker, items[i]);
-        continue;
-      }
-      Block* written = (this->*kernels_.process)(items[i]);
-      if (written != block) {
-        if (block != nullptr) Complete(block, rows);
-        block = written;
-        rows = 0;
-      }
-      ++rows;
     }
-    if (block != nullptr) Complete(block, rows);
   }
 
-  // Runs one env one step (or reset) and writes its result; returns the block written.
+  // Steps (or resets) queued envs, then claims their rows with one atomic operation and
+  // writes them. Async mode's rows go to the envs that finish first, claimed from a counter
+  // every stepping thread shares: one claim per env made that counter's cache line cross
+  // cores for every env, the most of a tiny env's step (CartPole-v1, 4096 envs in batches of
+  // 2048: 66% of the process's time on that instruction, 8.6M steps/s).
   template <typename E>
-  Block* Process(const WorkItem& item) {
-    Block* block = nullptr;
-    int64_t row = 0;
-    Run<E>(item.env_id, item.reset, item.seq, &block, &row);
-    return block;
+  void ProcessItems(const WorkItem* items, int32_t count) {
+    Outcome outcomes[ActionQueue::kMaxChunk];
+    std::vector<std::string> errors;  // of the items that failed, in order (rare)
+    for (int32_t i = 0; i < count; ++i) {
+      try {
+        outcomes[i] = Advance<E>(items[i].env_id, items[i].reset);
+      } catch (const std::exception& e) {
+        errors.emplace_back(e.what());
+        outcomes[i].failed = true;
+      } catch (...) {
+        errors.emplace_back("unknown C++ exception");
+        outcomes[i].failed = true;
+      }
+    }
+    size_t next_error = 0;
+    const int64_t b = options_.batch_size;
+    int64_t seq = next_seq_.fetch_add(count, std::memory_order_relaxed);
+    Block* block = BlockOf(seq);
+    int64_t row = seq % b;
+    int64_t rows = 0;
+    for (int32_t i = 0; i < count; ++i, ++seq) {
+      if (row == b) {  // the items go on in the next block
+        Complete(block, rows);
+        block = BlockOf(seq);
+        row = 0;
+        rows = 0;
+      }
+      Block* written = block;
+      int64_t at = row;
+      if (outcomes[i].failed) {
+        Fail(items[i].env_id, seq, &written, &at, errors[next_error++].c_str());
+      } else {
+        try {
+          Record<E>(items[i].env_id, outcomes[i], block, row);
+        } catch (const std::exception& e) {
+          Fail(items[i].env_id, seq, &written, &at, e.what());
+        } catch (...) {
+          Fail(items[i].env_id, seq, &written, &at, "unknown C++ exception");
+        }
+      }
+      ++row;
+      ++rows;
+    }
+    Complete(block, rows);
   }
 
   // An env's calls, made on an env whose class is exactly E (the pool's kernels for E are
@@ -543,63 +578,84 @@ class Pool {
     }
   };
 
+  // What a step or reset leaves for its row.
+  struct Outcome {
+    double reward = 0.0;
+    int64_t elapsed = 0;
+    bool terminated = false;
+    bool truncated = false;
+    bool failed = false;  // ProcessItems: the env threw
+  };
+
   // Runs env `env_id` one step (or reset) and writes its result into row *row of *block, or,
   // when *block is null, into the row it claims once the step is done (`seq`, or the next
   // free row when seq < 0). Never throws: an env's exception is recorded in the block and
   // raised by the Python thread.
   template <typename E>
   void Run(int32_t env_id, bool reset, int64_t seq, Block** block, int64_t* row) {
-    using Call = Calls<E>;
-    EnvRecord& record = envs_[env_id];
-    Env& env = *record.env;
-    // Read before the env's calls, which the compiler must assume change any member.
-    const int64_t step_limit = step_limit_;
-    const bool same_step = options_.autoreset_mode == AutoresetMode::kSameStep;
     try {
-      double reward = 0.0;
-      bool terminated = false;
-      bool truncated = false;
-      int64_t elapsed = 0;
-      if (reset || record.needs_reset) {
-        // Explicit resets always start afresh; only an autoreset after a termination may
-        // continue the ended episode's clock.
-        if (!Call::StartEpisode(env, !reset && record.terminated_only)) record.elapsed = 0;
-        elapsed = record.elapsed;
-        record.needs_reset = false;
-        record.started = true;
-        record.terminated_only = false;
-      } else {
-        Call::Step(env, actions_.data() + env_id * action_bytes_);
-        elapsed = ++record.elapsed;
-        reward = env.reward();
-        terminated = env.terminated();
-        // Like Gymnasium's TimeLimit: truncated may be set together with terminated.
-        truncated = elapsed >= step_limit;
-      }
-      const bool done = terminated || truncated;
+      const Outcome outcome = Advance<E>(env_id, reset);
       if (*block == nullptr) Claim(seq, block, row);
-      const int64_t r = *row;
-      const size_t* row_bytes = row_bytes_;
-      char* const* bases = (*block)->key_bases.data();
-      reinterpret_cast<double*>(bases[kReward])[r] = reward;
-      reinterpret_cast<bool*>(bases[kTerminated])[r] = terminated;
-      reinterpret_cast<bool*>(bases[kTruncated])[r] = truncated;
-      reinterpret_cast<int32_t*>(bases[kEnvId])[r] = env_id;
-      reinterpret_cast<int32_t*>(bases[kElapsedStep])[r] = static_cast<int32_t>(elapsed);
-      if (done && same_step) {
-        const size_t final_keys = kNumCommon + num_env_keys_;
-        Call::Write(env, OutputSlot(bases + final_keys, row_bytes + final_keys, r));
-        if (!Call::StartEpisode(env, !truncated)) record.elapsed = 0;
-      } else {
-        record.needs_reset = done;
-        record.terminated_only = terminated && !truncated;
-      }
-      Call::Write(env, OutputSlot(bases + kNumCommon, row_bytes + kNumCommon, r));
+      Record<E>(env_id, outcome, *block, *row);
     } catch (const std::exception& e) {
       Fail(env_id, seq, block, row, e.what());
     } catch (...) {
       Fail(env_id, seq, block, row, "unknown C++ exception");
     }
+  }
+
+  // Run()'s first half: steps env `env_id`, or resets it if asked to or if its episode is
+  // over (NEXT_STEP autoreset). Throws what the env throws.
+  template <typename E>
+  Outcome Advance(int32_t env_id, bool reset) {
+    EnvRecord& record = envs_[env_id];
+    Env& env = *record.env;
+    Outcome outcome;
+    if (reset || record.needs_reset) {
+      // Explicit resets always start afresh; only an autoreset after a termination may
+      // continue the ended episode's clock.
+      if (!Calls<E>::StartEpisode(env, !reset && record.terminated_only)) record.elapsed = 0;
+      outcome.elapsed = record.elapsed;
+      record.needs_reset = false;
+      record.started = true;
+      record.terminated_only = false;
+    } else {
+      // Read before the env's calls, which the compiler must assume change any member.
+      const int64_t step_limit = step_limit_;
+      Calls<E>::Step(env, actions_.data() + env_id * action_bytes_);
+      outcome.elapsed = ++record.elapsed;
+      outcome.reward = env.reward();
+      outcome.terminated = env.terminated();
+      // Like Gymnasium's TimeLimit: truncated may be set together with terminated.
+      outcome.truncated = outcome.elapsed >= step_limit;
+    }
+    return outcome;
+  }
+
+  // Run()'s second half: writes `outcome` and the env's observation into row r of `block`,
+  // and, with SAME_STEP autoreset, resets an env whose episode just ended (the row then holds
+  // the ended episode's observation as final_obs). Throws what the env throws.
+  template <typename E>
+  void Record(int32_t env_id, const Outcome& outcome, Block* block, int64_t r) {
+    EnvRecord& record = envs_[env_id];
+    Env& env = *record.env;
+    const bool done = outcome.terminated || outcome.truncated;
+    const size_t* row_bytes = row_bytes_;
+    char* const* bases = block->key_bases.data();
+    reinterpret_cast<double*>(bases[kReward])[r] = outcome.reward;
+    reinterpret_cast<bool*>(bases[kTerminated])[r] = outcome.terminated;
+    reinterpret_cast<bool*>(bases[kTruncated])[r] = outcome.truncated;
+    reinterpret_cast<int32_t*>(bases[kEnvId])[r] = env_id;
+    reinterpret_cast<int32_t*>(bases[kElapsedStep])[r] = static_cast<int32_t>(outcome.elapsed);
+    if (done && options_.autoreset_mode == AutoresetMode::kSameStep) {
+      const size_t final_keys = kNumCommon + num_env_keys_;
+      Calls<E>::Write(env, OutputSlot(bases + final_keys, row_bytes + final_keys, r));
+      if (!Calls<E>::StartEpisode(env, !outcome.truncated)) record.elapsed = 0;
+    } else {
+      record.needs_reset = done;
+      record.terminated_only = outcome.terminated && !outcome.truncated;
+    }
+    Calls<E>::Write(env, OutputSlot(bases + kNumCommon, row_bytes + kNumCommon, r));
   }
 
   // ---- sweeps ------------------------------------------------------------------------------
