@@ -75,12 +75,15 @@ class ActionQueue {
   // Workers: block until announced items exist, then take a chunk of them into `items`.
   // `takers` is how many threads share the work (the fair-share divisor); `window` is the
   // worker's own, which this adapts.
-  int32_t Take(WorkItem* items, int32_t takers, SpinWindow& window) {
+  // `window` null: no polling, sleep at once (a spare worker: see Pool::WorkerLoop).
+  int32_t Take(WorkItem* items, int32_t takers, SpinWindow* window) {
     int32_t count = announced_.TryWaitSome(kMaxChunk, takers);
-    if (count == 0) {
+    if (count == 0 && window == nullptr) {
+      count = announced_.WaitSome(kMaxChunk, takers);
+    } else if (count == 0) {
       const auto start = std::chrono::steady_clock::now();
-      count = announced_.SpinThenWaitSome(kMaxChunk, takers, window.get());
-      window.Learn(std::chrono::steady_clock::now() - start);
+      count = announced_.SpinThenWaitSome(kMaxChunk, takers, window->get());
+      window->Learn(std::chrono::steady_clock::now() - start);
     }
     if (count > 1 && stopping_.load(std::memory_order_seq_cst)) {
       // Closing: exit items are queued last, one per worker; take one item at a time so no
@@ -94,7 +97,7 @@ class ActionQueue {
   // Take with the shortest spin.
   int32_t Take(WorkItem* items, int32_t takers) {
     SpinWindow window;
-    return Take(items, takers, window);
+    return Take(items, takers, &window);
   }
   // The waiting caller: take a chunk of announced items if there are any right now.
   int32_t TryTake(WorkItem* items, int32_t takers, int32_t most = kMaxChunk) {
