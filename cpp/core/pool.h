@@ -692,11 +692,14 @@ class Pool {
     // microseconds per batch, more than a short sweep of tiny envs takes the caller alone.
     const bool worth_sharing = step_ns_ < 0 || static_cast<double>(count) * step_ns_ >
                                                    static_cast<double>(kMinSharedWork.count());
+    // A send() (the caller does not step now) still leaves the caller's core to it, as
+    // Python's, and its recv() helps: as many workers as the cores left, at least one.
+    const int64_t cores_left = std::max<int64_t>(usable_cores_ - 1, 0);
     const int64_t workers =
-        !caller_steps ? options_.num_threads
-        : worth_sharing
-            ? std::min<int64_t>(options_.num_threads, std::max<int64_t>(usable_cores_ - 1, 0))
-            : 0;
+        !caller_helps_queue_ ? options_.num_threads
+        : !caller_steps ? std::min<int64_t>(options_.num_threads, std::max<int64_t>(cores_left, 1))
+        : worth_sharing ? std::min<int64_t>(options_.num_threads, cores_left)
+                        : 0;
     const int64_t threads = workers + (caller_steps ? 1 : 0);
     const int64_t runs_wanted = kRunsPerThread * threads;
     std::memcpy(sweep_.ids.data(), env_ids, static_cast<size_t>(count) * sizeof(int32_t));
