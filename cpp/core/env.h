@@ -14,11 +14,7 @@
 // See cpp/families/example/counting.h for an annotated example.
 //
 // An env class registered with MakeEnvType<E> is stepped by the pool's loops compiled for E
-// (Pool::Kernels), which call E's Step and Write directly. A tiny env (a step of some tens of
-// nanoseconds: classic control, toy text) marks them ENVFLEET_INLINE so that they compile
-// into that loop: the call, its register spills and the loop's reloads after it are a fair
-// part of such a step (CartPole-v1, 2048 envs, one core: 52M -> 55M steps/s in a C++ loop
-// over the pool).
+// (Pool::Kernels), which call E's Step, Write and Reset directly, not through the vtable.
 #ifndef ENVFLEET_CORE_ENV_H_
 #define ENVFLEET_CORE_ENV_H_
 
@@ -28,10 +24,6 @@
 
 #include "common/numpy/random.h"
 #include "core/spec.h"
-
-// Inlined into the pool's loops for the env's class (see above); the vtable keeps its own
-// out-of-line copy for every other caller.
-#define ENVFLEET_INLINE [[gnu::always_inline]]
 
 namespace envfleet {
 

@@ -106,7 +106,7 @@ class FunctionEnv : public Env {
 
   void Reset() override { Check(reset_(state_.data(), &rng(), options_.data()), "reset"); }
 
-  ENVFLEET_INLINE void Step(const void* action) override {
+  void Step(const void* action) override {
     double reward = 0.0;
     uint8_t terminated = 0;
     Check(step_(state_.data(), action, &rng(), options_.data(), &reward, &terminated), "step");
@@ -211,7 +211,7 @@ class FunctionEnv : public Env {
     return done;
   }
 
-  ENVFLEET_INLINE void Write(const OutputSlot& out) const override {
+  void Write(const OutputSlot& out) const override {
     void* outputs[kMaxKeys];
     for (size_t k = 0; k < num_keys_; ++k) outputs[k] = out.Get<char>(k);
     Check(observe_(state_.data(), outputs), "observe");

@@ -55,7 +55,7 @@ class AcrobotEnv : public Env {
     state_is_float32_ = true;
   }
 
-  ENVFLEET_INLINE void Step(const void* action) override {
+  void Step(const void* action) override {
     const int64_t a = *static_cast<const int64_t*>(action);
     // AVAIL_TORQUE = [-1.0, 0.0, +1]; torque_noise_max = 0.0, so no noise is drawn.
     static constexpr double kAvailTorque[3] = {-1.0, 0.0, 1.0};
@@ -91,7 +91,7 @@ class AcrobotEnv : public Env {
     reward_ = terminated_ ? 0.0 : -1.0;
   }
 
-  ENVFLEET_INLINE void Write(const OutputSlot& out) const override {
+  void Write(const OutputSlot& out) const override {
     // np.array([cos(s[0]), sin(s[0]), cos(s[1]), sin(s[1]), s[2], s[3]], dtype=np.float32)
     float* obs = out.Get<float>(0);
     if (state_is_float32_) {

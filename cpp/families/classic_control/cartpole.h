@@ -41,7 +41,7 @@ class CartPoleEnv : public Env {
     steps_beyond_terminated_ = -1;
   }
 
-  ENVFLEET_INLINE void Step(const void* action) override {
+  void Step(const void* action) override {
     const int64_t a = *static_cast<const int64_t*>(action);
     double x = state_[0], x_dot = state_[1], theta = state_[2], theta_dot = state_[3];
     // A table rather than a branch: random actions would mispredict it every other step.
@@ -75,7 +75,7 @@ class CartPoleEnv : public Env {
     }
   }
 
-  ENVFLEET_INLINE void Write(const OutputSlot& out) const override {
+  void Write(const OutputSlot& out) const override {
     float* obs = out.Get<float>(0);
     for (int i = 0; i < 4; ++i) obs[i] = static_cast<float>(state_[i]);
   }

@@ -98,7 +98,7 @@ class MountainCarContinuousEnv : public MountainCarTrack {
     state_is_float32_ = false;
   }
 
-  ENVFLEET_INLINE void Step(const void* action) override {
+  void Step(const void* action) override {
     using continuous_mountain_car_internal::PyScalar;
     const float a = *static_cast<const float*>(action);
     const auto state = [this](double v) {

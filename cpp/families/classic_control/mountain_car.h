@@ -31,7 +31,7 @@ class MountainCarTrack : public Env {
     velocity_ = 0.0;
   }
 
-  ENVFLEET_INLINE void Write(const OutputSlot& out) const override {
+  void Write(const OutputSlot& out) const override {
     float* obs = out.Get<float>(0);
     obs[0] = static_cast<float>(position_);
     obs[1] = static_cast<float>(velocity_);
@@ -155,7 +155,7 @@ class MountainCarEnv : public MountainCarTrack {
 
   MountainCarEnv(const Config& config, uint64_t seed) : MountainCarTrack(config, seed) {}
 
-  ENVFLEET_INLINE void Step(const void* action) override {
+  void Step(const void* action) override {
     const int64_t a = *static_cast<const int64_t*>(action);
     double position = position_, velocity = velocity_;
     // velocity += (action - 1) * force + math.cos(3 * position) * (-gravity)

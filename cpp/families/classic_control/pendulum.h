@@ -68,7 +68,7 @@ class PendulumEnv : public Env {
     thdot_ = rng().Uniform(-1.0, 1.0);
   }
 
-  ENVFLEET_INLINE void Step(const void* action) override {
+  void Step(const void* action) override {
     using numpy_math::NpPow;
     using numpy_math::NpPowF;
     const double th = th_, thdot = thdot_;
@@ -102,7 +102,7 @@ class PendulumEnv : public Env {
     has_last_u_ = true;
   }
 
-  ENVFLEET_INLINE void Write(const OutputSlot& out) const override {
+  void Write(const OutputSlot& out) const override {
     // np.array([np.cos(theta), np.sin(theta), thetadot], dtype=np.float32)
     float* obs = out.Get<float>(0);
     obs[0] = static_cast<float>(std::cos(th_));

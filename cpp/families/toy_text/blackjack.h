@@ -75,7 +75,7 @@ class BlackjackEnv : public Env {
     }
   }
 
-  ENVFLEET_INLINE void Step(const void* action) override {
+  void Step(const void* action) override {
     const int64_t a = *static_cast<const int64_t*>(action);
     if (a < 0 || a >= 2) throw std::out_of_range("Blackjack: action must be 0 or 1");
     if (a != 0) {  // hit
@@ -101,7 +101,7 @@ class BlackjackEnv : public Env {
     }
   }
 
-  ENVFLEET_INLINE void Write(const OutputSlot& out) const override {
+  void Write(const OutputSlot& out) const override {
     const bool usable = player_.UsableAce();
     *out.Get<int64_t>(0) = usable ? player_.sum + 10 : player_.sum;
     *out.Get<int64_t>(1) = dealer_.first;

@@ -52,7 +52,7 @@ class CatchEnv : public Env {
     paddle_x_ = columns_ / 2;
   }
 
-  ENVFLEET_INLINE void Step(const void* action) override {
+  void Step(const void* action) override {
     const int64_t a = *static_cast<const int64_t*>(action);
     if (a < 0 || a > 2) throw std::out_of_range("Catch: action must be in [0, 3)");
     // np.clip(self._paddle_x + dx, 0, self._columns - 1)
@@ -62,7 +62,7 @@ class CatchEnv : public Env {
     reward_ = !terminated_ ? 0.0 : paddle_x_ == ball_x_ ? 1.0 : -1.0;
   }
 
-  ENVFLEET_INLINE void Write(const OutputSlot& out) const override {
+  void Write(const OutputSlot& out) const override {
     float* board = out.Get<float>(0);
     std::fill(board, board + rows_ * columns_, 0.0f);
     board[ball_y_ * columns_ + ball_x_] = 1.0f;

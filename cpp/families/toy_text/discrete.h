@@ -86,7 +86,7 @@ class TabularEnv : public Env {
   }
 
   // categorical_sample(P[s][a]) gives (prob, next_state, reward, terminated).
-  ENVFLEET_INLINE void Step(const void* action) override {
+  void Step(const void* action) override {
     const int64_t a = *static_cast<const int64_t*>(action);
     if (a < 0 || a >= num_actions_) {
       throw std::out_of_range(std::string(name_) + ": action must be in [0, " +
@@ -100,7 +100,7 @@ class TabularEnv : public Env {
     terminated_ = t.terminated;
   }
 
-  ENVFLEET_INLINE void Write(const OutputSlot& out) const override {
+  void Write(const OutputSlot& out) const override {
     *out.Get<int64_t>(0) = state_;
     *out.Get<double>(1) = prob_;
   }

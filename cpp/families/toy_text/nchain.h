@@ -45,7 +45,7 @@ class NChainEnv : public Env {
 
   void Reset() override { state_ = 0; }
 
-  ENVFLEET_INLINE void Step(const void* action) override {
+  void Step(const void* action) override {
     int64_t a = *static_cast<const int64_t*>(action);
     if (a < 0 || a > 1) throw std::out_of_range("NChain: action must be 0 or 1");
     if (rng().Random() < slip_) a = 1 - a;  // the agent slipped: the other action is taken
@@ -61,9 +61,7 @@ class NChainEnv : public Env {
     terminated_ = false;
   }
 
-  ENVFLEET_INLINE void Write(const OutputSlot& out) const override {
-    *out.Get<int64_t>(0) = state_;
-  }
+  void Write(const OutputSlot& out) const override { *out.Get<int64_t>(0) = state_; }
 
  private:
   static int64_t CheckedLength(const Config& config) {

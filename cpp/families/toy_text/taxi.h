@@ -90,7 +90,7 @@ class TaxiEnv : public toy_text::TabularEnv {
 
   // The fickle passenger: on the first move with the passenger on board after a reset that
   // drew it, the destination changes to one of the other three.
-  ENVFLEET_INLINE void Step(const void* action) override {
+  void Step(const void* action) override {
     const Decoded shadow = Decode(state_);
     TabularEnv::Step(action);
     const int64_t a = *static_cast<const int64_t*>(action);  // checked by TabularEnv::Step
@@ -109,7 +109,7 @@ class TaxiEnv : public toy_text::TabularEnv {
     }
   }
 
-  ENVFLEET_INLINE void Write(const OutputSlot& out) const override {
+  void Write(const OutputSlot& out) const override {
     TabularEnv::Write(out);
     ActionMask(state_, out.Get<int8_t>(2));
   }
