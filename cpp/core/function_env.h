@@ -124,15 +124,7 @@ class FunctionEnv : public Env {
     const auto& first = static_cast<const FunctionEnv&>(*envs[0]);
     const FunctionEnvStepMany step_many = first.step_many_;
     if (step_many == nullptr) {
-      for (int64_t i = 0; i < count; ++i) {
-        try {
-          static_cast<FunctionEnv&>(*envs[i]).Step(actions[i]);
-        } catch (const std::exception& e) {
-          *error = e.what();
-          return i;
-        }
-      }
-      return count;
+      return EachUntilThrow(count, error, [&](int64_t i) { envs[i]->Step(actions[i]); });
     }
     void* states[kMaxStepMany];
     void* rngs[kMaxStepMany];
@@ -151,13 +143,7 @@ class FunctionEnv : public Env {
       env.reward_ = rewards[i];
       env.terminated_ = terminated[i] != 0;
     }
-    if (done < count) {
-      try {
-        first.Raise(1, "step");
-      } catch (const std::exception& e) {
-        *error = e.what();
-      }
-    }
+    if (done < count) *error = first.ErrorMessage(1, "step");
     return done;
   }
 
@@ -170,18 +156,11 @@ class FunctionEnv : public Env {
     const auto& first = static_cast<const FunctionEnv&>(*envs[0]);
     const FunctionEnvObserveMany observe_many = first.observe_many_;
     if (observe_many == nullptr) {
-      for (int64_t i = 0; i < count; ++i) {
-        try {
-          envs[i]->Write(OutputSlot(key_bases, key_row_bytes, static_cast<size_t>(rows[i])));
-        } catch (const std::exception& e) {
-          *error = e.what();
-          return i;
-        }
-      }
-      return count;
+      return EachUntilThrow(count, error, [&](int64_t i) {
+        envs[i]->Write(OutputSlot(key_bases, key_row_bytes, static_cast<size_t>(rows[i])));
+      });
     }
-    // In chunks whose output pointers fit a small buffer (a large one on the stack would
-    // cost its share of the L1 cache).
+    // In chunks whose output pointers fit one small buffer, whatever the number of keys.
     const size_t keys = first.num_keys_;
     const int64_t chunk = static_cast<int64_t>(kOutputPointers / keys);
     const void* states[kMaxStepMany];
@@ -201,13 +180,7 @@ class FunctionEnv : public Env {
       done += observed;
       if (observed < n) break;
     }
-    if (done < count) {
-      try {
-        first.Raise(1, "observe");
-      } catch (const std::exception& e) {
-        *error = e.what();
-      }
-    }
+    if (done < count) *error = first.ErrorMessage(1, "observe");
     return done;
   }
 
@@ -227,13 +200,30 @@ class FunctionEnv : public Env {
       Raise(code, what);
   }
   [[noreturn]] __attribute__((noinline)) void Raise(int code, const char* what) const {
+    throw std::runtime_error(ErrorMessage(code, what));
+  }
+  std::string ErrorMessage(int code, const char* what) const {
     if (code == 1) {
-      throw std::runtime_error(def_->name + " " + what +
-                               " raised an exception (error code 1; replay it uncompiled with "
-                               "envfleet.python_env.as_gymnasium_env for the traceback)");
+      return def_->name + " " + what +
+             " raised an exception (error code 1; replay it uncompiled with "
+             "envfleet.python_env.as_gymnasium_env for the traceback)";
     }
-    throw std::runtime_error(def_->name + " " + what + " returned error code " +
-                             std::to_string(code));
+    return def_->name + " " + what + " returned error code " + std::to_string(code);
+  }
+
+  // The batched calls' path for a definition without step_many/observe_many: one(i) for
+  // i = 0, 1, ... until one throws. Returns how many returned; *error is the exception's.
+  template <typename One>
+  static int64_t EachUntilThrow(int64_t count, std::string* error, One&& one) {
+    for (int64_t i = 0; i < count; ++i) {
+      try {
+        one(i);
+      } catch (const std::exception& e) {
+        *error = e.what();
+        return i;
+      }
+    }
+    return count;
   }
 
   std::shared_ptr<const FunctionEnvDef> def_;

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "check.h"
@@ -114,6 +115,70 @@ TEST(FunctionEnv, RunsTheFunctionsAsAnEnvWithItsOwnStream) {
   CHECK_EQ(obs[1], reference.Uniform(-1.0, 1.0));
   env.Step(&action);
   CHECK(env.terminated());  // limit 2, read from the packed options
+}
+
+// The optional batched functions, over CountStep/CountObserve's env layout.
+int64_t CountStepMany(void* const* states, const void* const* actions, void* const* rngs,
+                      const void* const* options, double* rewards, uint8_t* terminated,
+                      int64_t count) {
+  for (int64_t i = 0; i < count; ++i) {
+    if (CountStep(states[i], actions[i], rngs[i], options[i], &rewards[i], &terminated[i]) != 0) {
+      return i;
+    }
+  }
+  return count;
+}
+int64_t CountObserveMany(const void* const* states, void* const* outputs, int64_t num_keys,
+                         int64_t count) {
+  for (int64_t i = 0; i < count; ++i) {
+    if (CountObserve(states[i], outputs + i * num_keys) != 0) return i;
+  }
+  return count;
+}
+
+TEST(FunctionEnv, BatchedCallsStepAndObserveUntilTheFirstFailure) {
+  // With and without the definition's step_many/observe_many: the same results, and an env
+  // that raises stops the group there, the envs before it stepped, the ones after not.
+  for (bool batched : {false, true}) {
+    auto def = CountDef();
+    def->defaults = {{"limit", int64_t{100}}};
+    if (batched) {
+      def->step_many = CountStepMany;
+      def->observe_many = CountObserveMany;
+    }
+    std::vector<std::unique_ptr<FunctionEnv>> owned;
+    std::vector<Env*> envs;
+    for (uint64_t seed = 0; seed < 4; ++seed) {
+      owned.push_back(std::make_unique<FunctionEnv>(def, def->defaults, seed));
+      owned.back()->Reset();
+      envs.push_back(owned.back().get());
+    }
+    const int64_t action_values[4] = {3, 4, 1, 5};  // 1: "raised an exception"
+    const void* actions[4];
+    for (int i = 0; i < 4; ++i) actions[i] = &action_values[i];
+    std::string error;
+    CHECK_EQ(FunctionEnv::StepMany(envs.data(), actions, 4, &error), 2);
+    CHECK(check::Contains(error, "Count step raised an exception"));
+    CHECK_EQ(envs[0]->reward(), 3.0);
+    CHECK_EQ(envs[1]->reward(), 4.0);
+    error.clear();
+    CHECK_EQ(FunctionEnv::StepMany(envs.data() + 3, actions + 3, 1, &error), 1);
+    CHECK_EQ(envs[3]->reward(), 5.0);
+    CHECK(error.empty());
+
+    double obs[4][2];
+    char* bases[] = {reinterpret_cast<char*>(obs)};
+    const size_t row_bytes[] = {sizeof(obs[0])};
+    const Env* writing[] = {envs[0], envs[1], envs[3]};
+    const int64_t rows[] = {0, 1, 3};
+    CHECK_EQ(FunctionEnv::WriteMany(writing, bases, row_bytes, rows, 3, &error), 3);
+    CHECK_EQ(obs[0][0], 1.0);
+    CHECK_EQ(obs[1][0], 1.0);
+    CHECK_EQ(obs[3][0], 1.0);
+    NumpyGenerator reference(3);
+    reference.Random();  // its reset
+    CHECK_EQ(obs[3][1], reference.Uniform(-1.0, 1.0));
+  }
 }
 
 TEST(FunctionEnv, NonZeroReturnCodesBecomeExceptionsNamingTheEnv) {
