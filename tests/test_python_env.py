@@ -297,6 +297,41 @@ def test_async_mode_gives_each_env_its_own_trajectory(grid_world):
         np.testing.assert_array_equal(np.array(got[i][: per_env + 1]), np.array(expected[i]))
 
 
+def test_partial_steps_in_any_order_give_each_env_its_own_trajectory(cartpole):
+    """The batched step takes runs of consecutive env ids in one call and an env id out of
+    order on its own: steps of env subsets, sorted, shuffled or with gaps, give every env the
+    trajectory a full sync pool gives it (resets included: random actions end CartPole's
+    episodes every ~20 steps)."""
+    n, per_env = 40, 80
+    actions = np.random.default_rng(3).integers(0, 2, (n, per_env))
+    full = envfleet.make("PyCartPole-v1", num_envs=n, seed=11)
+    full.reset()
+    expected = [[] for _ in range(n)]
+    for k in range(per_env):
+        obs, reward, terminated, truncated, _ = full.step(actions[:, k])
+        for i in range(n):
+            expected[i].append((obs[i].copy(), reward[i], terminated[i], truncated[i]))
+
+    pick = np.random.default_rng(4)
+    for threads in (1, 2):
+        env = envfleet.make("PyCartPole-v1", num_envs=n, num_threads=threads, seed=11)
+        env.reset()
+        done = np.zeros(n, np.int64)
+        while (done < per_env).any():
+            left = np.flatnonzero(done < per_env)
+            ids = pick.choice(left, size=pick.integers(1, len(left) + 1), replace=False)
+            if pick.random() < 0.5:
+                ids = np.sort(ids)  # runs of consecutive ids, with gaps between them
+            ids = ids.astype(np.int32)
+            obs, reward, terminated, truncated, info = env.step(actions[ids, done[ids]], ids)
+            np.testing.assert_array_equal(info["env_id"], ids)
+            for row, i in enumerate(ids):
+                want = expected[i][done[i]]
+                np.testing.assert_array_equal(obs[row], want[0])
+                assert (reward[row], terminated[row], truncated[row]) == want[1:], (i, done[i])
+            done[ids] += 1
+
+
 def test_every_front_end(grid_world):
     actions = np.random.default_rng(2).integers(0, 4, (50, 4))
     gymn = envfleet.make("PyGridWorld-v0", num_envs=4, seed=1)

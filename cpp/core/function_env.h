@@ -114,73 +114,87 @@ class FunctionEnv : public Env {
     terminated_ = terminated != 0;
   }
 
-  // The pool's batched step (Pool::StepRun): steps envs[0 .. count) (all of one definition;
-  // at most kMaxStepMany) with actions[i], one call of the definition's step_many when it
-  // has one. Returns count, or sets *error (the exception Step() would throw) and returns
-  // the index of the env whose step failed; the envs after it have not stepped.
-  static constexpr int64_t kMaxStepMany = 64;
-  static int64_t StepMany(Env* const* envs, const void* const* actions, int64_t count,
-                          std::string* error) {
-    const auto& first = static_cast<const FunctionEnv&>(*envs[0]);
-    const FunctionEnvStepMany step_many = first.step_many_;
-    if (step_many == nullptr) {
-      return EachUntilThrow(count, error, [&](int64_t i) { envs[i]->Step(actions[i]); });
+  // The pool's batched calls (Pool::StepRun) take each env's state, rng and options as
+  // pointers (gathered once per pool: PointersOf) and call the definition's functions, which
+  // every env of a pool shares (BatchOf), for a stretch of envs at a time.
+  struct Pointers {
+    void* state;
+    void* rng;
+    const void* options;
+  };
+  static Pointers PointersOf(FunctionEnv& env) {
+    return {env.state_.data(), &env.rng(), env.options_.data()};
+  }
+  struct Batch {
+    const FunctionEnvDef* def;
+    size_t num_keys;
+  };
+  Batch BatchOf() const { return {def_.get(), num_keys_}; }
+
+  // Steps envs i = 0 .. count) with actions[i]: one call of the definition's step_many when
+  // it has one, else its step per env; writes rewards[i] and terminated[i] (0 or 1). Returns
+  // count, or sets *error (the message Step() would throw) and returns the index of the env
+  // whose step failed; the envs after it have not stepped.
+  static int64_t StepMany(const Batch& batch, void* const* states, const void* const* actions,
+                          void* const* rngs, const void* const* options, double* rewards,
+                          uint8_t* terminated, int64_t count, std::string* error) {
+    const FunctionEnvDef& def = *batch.def;
+    if (def.step_many != nullptr) {
+      const int64_t done =
+          def.step_many(states, actions, rngs, options, rewards, terminated, count);
+      if (done < count) *error = ErrorMessage(def, 1, "step");
+      return done;
     }
-    void* states[kMaxStepMany];
-    void* rngs[kMaxStepMany];
-    const void* options[kMaxStepMany];
-    double rewards[kMaxStepMany];
-    uint8_t terminated[kMaxStepMany];
     for (int64_t i = 0; i < count; ++i) {
-      auto& env = static_cast<FunctionEnv&>(*envs[i]);
-      states[i] = env.state_.data();
-      rngs[i] = &env.rng();
-      options[i] = env.options_.data();
+      const int code =
+          def.step(states[i], actions[i], rngs[i], options[i], &rewards[i], &terminated[i]);
+      if (code != 0) {
+        *error = ErrorMessage(def, code, "step");
+        return i;
+      }
     }
-    const int64_t done = step_many(states, actions, rngs, options, rewards, terminated, count);
-    for (int64_t i = 0; i < done; ++i) {
-      auto& env = static_cast<FunctionEnv&>(*envs[i]);
-      env.reward_ = rewards[i];
-      env.terminated_ = terminated[i] != 0;
-    }
-    if (done < count) *error = first.ErrorMessage(1, "step");
-    return done;
+    return count;
   }
 
-  // The pool's batched Write: writes envs[i] (of one definition; at most kMaxStepMany) into
-  // row rows[i] of the output keys at key_bases (a block's env keys). Returns count, or sets
-  // *error and returns the index of the env that failed; the envs after it are not written.
-  static int64_t WriteMany(const Env* const* envs, char* const* key_bases,
-                           const size_t* key_row_bytes, const int64_t* rows, int64_t count,
+  // Writes envs i = 0 .. count) into rows first_row + i of the output keys at key_bases (a
+  // block's env keys). Returns count, or sets *error and returns the index of the env that
+  // failed; the envs after it are not written.
+  static int64_t WriteMany(const Batch& batch, const void* const* states, char* const* key_bases,
+                           const size_t* key_row_bytes, int64_t first_row, int64_t count,
                            std::string* error) {
-    const auto& first = static_cast<const FunctionEnv&>(*envs[0]);
-    const FunctionEnvObserveMany observe_many = first.observe_many_;
-    if (observe_many == nullptr) {
-      return EachUntilThrow(count, error, [&](int64_t i) {
-        envs[i]->Write(OutputSlot(key_bases, key_row_bytes, static_cast<size_t>(rows[i])));
-      });
+    const FunctionEnvDef& def = *batch.def;
+    const size_t keys = batch.num_keys;
+    const auto output = [&](int64_t i, size_t k) -> void* {
+      return key_bases[k] + static_cast<size_t>(first_row + i) * key_row_bytes[k];
+    };
+    void* outputs[kOutputPointers];
+    if (def.observe_many == nullptr) {
+      for (int64_t i = 0; i < count; ++i) {
+        for (size_t k = 0; k < keys; ++k) outputs[k] = output(i, k);
+        const int code = def.observe(states[i], outputs);
+        if (code != 0) {
+          *error = ErrorMessage(def, code, "observe");
+          return i;
+        }
+      }
+      return count;
     }
     // In chunks whose output pointers fit one small buffer, whatever the number of keys.
-    const size_t keys = first.num_keys_;
     const int64_t chunk = static_cast<int64_t>(kOutputPointers / keys);
-    const void* states[kMaxStepMany];
-    void* outputs[kOutputPointers];
     int64_t done = 0;
     while (done < count) {
       const int64_t n = std::min(chunk, count - done);
       for (int64_t i = 0; i < n; ++i) {
-        const int64_t e = done + i;
-        states[i] = static_cast<const FunctionEnv&>(*envs[e]).state_.data();
         for (size_t k = 0; k < keys; ++k) {
-          outputs[static_cast<size_t>(i) * keys + k] =
-              key_bases[k] + static_cast<size_t>(rows[e]) * key_row_bytes[k];
+          outputs[static_cast<size_t>(i) * keys + k] = output(done + i, k);
         }
       }
-      const int64_t observed = observe_many(states, outputs, static_cast<int64_t>(keys), n);
+      const int64_t observed =
+          def.observe_many(states + done, outputs, static_cast<int64_t>(keys), n);
       done += observed;
       if (observed < n) break;
     }
-    if (done < count) *error = first.ErrorMessage(1, "observe");
+    if (done < count) *error = ErrorMessage(def, 1, "observe");
     return done;
   }
 
@@ -200,30 +214,15 @@ class FunctionEnv : public Env {
       Raise(code, what);
   }
   [[noreturn]] __attribute__((noinline)) void Raise(int code, const char* what) const {
-    throw std::runtime_error(ErrorMessage(code, what));
+    throw std::runtime_error(ErrorMessage(*def_, code, what));
   }
-  std::string ErrorMessage(int code, const char* what) const {
+  static std::string ErrorMessage(const FunctionEnvDef& def, int code, const char* what) {
     if (code == 1) {
-      return def_->name + " " + what +
+      return def.name + " " + what +
              " raised an exception (error code 1; replay it uncompiled with "
              "envfleet.python_env.as_gymnasium_env for the traceback)";
     }
-    return def_->name + " " + what + " returned error code " + std::to_string(code);
-  }
-
-  // The batched calls' path for a definition without step_many/observe_many: one(i) for
-  // i = 0, 1, ... until one throws. Returns how many returned; *error is the exception's.
-  template <typename One>
-  static int64_t EachUntilThrow(int64_t count, std::string* error, One&& one) {
-    for (int64_t i = 0; i < count; ++i) {
-      try {
-        one(i);
-      } catch (const std::exception& e) {
-        *error = e.what();
-        return i;
-      }
-    }
-    return count;
+    return def.name + " " + what + " returned error code " + std::to_string(code);
   }
 
   std::shared_ptr<const FunctionEnvDef> def_;
@@ -231,8 +230,6 @@ class FunctionEnv : public Env {
   FunctionEnvReset reset_ = def_->reset;
   FunctionEnvStep step_ = def_->step;
   FunctionEnvObserve observe_ = def_->observe;
-  FunctionEnvStepMany step_many_ = def_->step_many;
-  FunctionEnvObserveMany observe_many_ = def_->observe_many;
   std::vector<char> options_;
   std::vector<uint64_t> state_;  // 8-byte aligned
   size_t num_keys_ = 0;

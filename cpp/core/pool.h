@@ -77,14 +77,24 @@ class Pool {
   // Measured with benchmarks/pool_loop.cc (CartPole-v1, 2048 envs, one core, interleaved):
   // CartPole's loops 55.7M steps/s against 52.3M for the vtable's; forcing CartPole's Step
   // inline into them made them no faster than the vtable's (52.2M), so nothing is forced.
+  // Rows a thread has written into a block and not yet counted in block->written. A thread
+  // that steps several runs of a sweep counts its rows once per block, not once per run:
+  // the count is the one cache line every stepping thread writes, and with a count per run
+  // it crossed cores dozens of times per batch.
+  struct Completion {
+    Block* block = nullptr;
+    int64_t rows = 0;
+  };
+
   struct Kernels {
-    int64_t (Pool::*process_run)(int64_t run);
+    int64_t (Pool::*process_run)(int64_t run, Completion* completion);
     void (Pool::*process_items)(const WorkItem* items, int32_t count);
+    void (Pool::*prepare)();  // runs once the envs are built
 
     template <typename E>
     static Kernels Of() {
       static_assert(std::is_base_of_v<Env, E>);
-      return {&Pool::ProcessRun<E>, &Pool::ProcessItems<E>};
+      return {&Pool::ProcessRun<E>, &Pool::ProcessItems<E>, &Pool::PrepareBatches<E>};
     }
   };
 
@@ -122,6 +132,8 @@ class Pool {
     ParallelFor(n - 1, slow ? options_.num_threads : 1, [&](int i) {
       envs_[i + 1].env = factory(config_of(i + 1), options_.seeds[i + 1]);
     });
+
+    (this->*kernels_.prepare)();
 
     arena_ = new BlockArena(BlockLayout(OutputKeys(), b));
     row_bytes_ = arena_->layout().row_bytes.data();
@@ -283,18 +295,21 @@ class Pool {
       // The current sweep's unclaimed runs first: they are the head block's rows. The caller's
       // home is segment 0 when the sweep counted on it; otherwise it only steals.
       const int home = sweep_.caller_steps ? 0 : -1;
+      Completion completion;
       for (int64_t run; (run = runs_.Claim(sweep_.gen, home)) >= 0;) {
         const Clock::time_point begun = last;
-        const int64_t envs = (this->*kernels_.process_run)(run);
+        const int64_t envs = (this->*kernels_.process_run)(run, &completion);
         const bool stop = poll();  // reads the clock into `last`
         LearnStepCost(last - begun, envs);
         if (stop) {
+          Flush(&completion);
           // The runs left go to every worker (the sweep may have given them too few tickets:
           // it counted on the caller).
           HandOutTickets(options_.num_threads, /*home_offset=*/0);
           return nullptr;
         }
       }
+      Flush(&completion);
     }
     WorkItem items[ActionQueue::kMaxChunk];
     while (reserved_ > 0) {
@@ -743,14 +758,19 @@ class Pool {
   void JoinSweep(int32_t worker, const WorkItem& ticket) {
     const int home = worker + ticket.env_id;
     const uint32_t gen = static_cast<uint32_t>(ticket.seq);
-    for (int64_t run; (run = runs_.Claim(gen, home)) >= 0;) (this->*kernels_.process_run)(run);
+    Completion completion;
+    for (int64_t run; (run = runs_.Claim(gen, home)) >= 0;) {
+      (this->*kernels_.process_run)(run, &completion);
+    }
+    Flush(&completion);
   }
 
   // Processes run `run` (its index) of the current sweep (a claimed run proves the sweep is
   // current: its batch cannot be delivered, nor a new sweep started, before the run's rows
-  // are written). Returns how many envs it stepped.
+  // are written). Returns how many envs it stepped. Its rows are added to `completion`,
+  // which the claiming thread flushes once it has no more runs.
   template <typename E>
-  int64_t ProcessRun(int64_t run) {
+  int64_t ProcessRun(int64_t run, Completion* completion) {
     const int64_t b = options_.batch_size;
     const int64_t first = run * sweep_.run_length;
     const int64_t last = std::min(first + sweep_.run_length, sweep_.count);
@@ -763,7 +783,7 @@ class Pool {
     if (!reset && options_.autoreset_mode != AutoresetMode::kSameStep &&
         row + (last - first) <= b) {
       StepRun<E>(ids + first, last - first, block, row, seq);
-      Complete(block, last - first);
+      Add(completion, block, last - first);
       return last - first;
     }
     int64_t rows = 0;
@@ -774,13 +794,13 @@ class Pool {
       ++seq;
       ++rows;
       if (++row == b && i + 1 < last) {  // the run goes on in the next block
-        Complete(block, rows);
+        Add(completion, block, rows);
         block = BlockOf(seq);
         row = 0;
         rows = 0;
       }
     }
-    Complete(block, rows);
+    Add(completion, block, rows);
     return last - first;
   }
 
@@ -789,9 +809,9 @@ class Pool {
   // rather than reload them from the pool and the block after every env's calls, as Run()'s
   // Record() does (benchmarks/pool_loop.cc, one core: 54.5M steps/s against 49.4M for a loop
   // of Run<E>(); 51.5M against 43.5M with the vtable's calls).
-  // An env class with a batched step (E::StepMany and E::WriteMany: FunctionEnv) steps a
-  // group of envs in one call, writes their results, observes them in one call, and resets
-  // the group's envs whose episodes had ended.
+  // An env class with batched calls (E::StepMany and E::WriteMany: FunctionEnv) steps a
+  // stretch of envs in one call, writes their results, and observes them in one call; an env
+  // whose episode had ended is reset on its own.
   template <typename E>
   void StepRun(const int32_t* ids, int64_t count, Block* block, int64_t row, int64_t seq) {
     using Call = Calls<E>;
@@ -827,62 +847,69 @@ class Pool {
       Run<E>(ids[i], false, seq + i, &written, &at);
     };
     if constexpr (requires { E::StepMany; }) {
-      constexpr int64_t kGroup = E::kMaxStepMany;
-      static_assert(kGroup <= 64, "a group's failures are bits of one word");
-      for (int64_t group = 0; group < count; group += kGroup) {
-        const int64_t end = std::min(group + kGroup, count);
-        Env* stepping[kGroup];
-        const void* their_actions[kGroup];
-        int64_t position[kGroup];  // stepping[j] is env ids[position[j]]
-        int64_t m = 0;
-        for (int64_t i = group; i < end; ++i) {
-          const int32_t env_id = ids[i];
-          if (records[env_id].needs_reset) continue;
-          stepping[m] = records[env_id].env.get();
-          their_actions[m] = actions + env_id * action_bytes;
-          position[m++] = i;
+      // Stretches of envs with consecutive ids, none needing a reset: their state, action,
+      // rng and options pointers are consecutive in batch_, so the batched calls take them
+      // from there as they are, and write rewards and terminations straight into the rows.
+      // (Gathering each env's pointers from its object cost more than stepping PyCartPole.)
+      const typename E::Batch calls = static_cast<const E&>(*records[ids[0]].env).BatchOf();
+      uint8_t* const terminated_bytes = reinterpret_cast<uint8_t*>(terminateds);
+      for (int64_t i = 0; i < count;) {
+        const int32_t first_id = ids[i];
+        if (records[first_id].needs_reset) {
+          reset(i++);
+          continue;
         }
-        // The group's steps: an env that fails gets its row marked (and needs a reset), and
-        // the envs after it step in the next call.
-        uint64_t failed = 0;  // bit i - group
-        for (int64_t done = 0; done < m;) {
+        int64_t n = 1;
+        while (i + n < count && n < kMaxStretch && ids[i + n] == first_id + n &&
+               !records[first_id + n].needs_reset) {
+          ++n;
+        }
+        // The steps: an env that fails gets its row marked (and needs a reset), and the envs
+        // after it step in the next call.
+        uint64_t failed = 0;  // bit k: env ids[i + k]
+        for (int64_t done = 0; done < n;) {
           std::string error;
+          const int64_t at = first_id + done;
           const int64_t stepped =
-              done + E::StepMany(stepping + done, their_actions + done, m - done, &error);
-          if (stepped == m) break;
-          const int64_t i = position[stepped];
-          FailAt(ids[i], seq + i, error.c_str());
-          failed |= uint64_t{1} << (i - group);
+              done + E::StepMany(calls, &batch_.states[at], &batch_.actions[at], &batch_.rngs[at],
+                                 &batch_.options[at], rewards + i + done,
+                                 terminated_bytes + i + done, n - done, &error);
+          if (stepped == n) break;
+          FailAt(ids[i + stepped], seq + i + stepped, error.c_str());
+          failed |= uint64_t{1} << stepped;
           done = stepped + 1;
         }
-        // Their results, then their observations in one call, then the group's resets.
-        const Env* writing[kGroup];
-        int64_t rows[kGroup];
-        int64_t w = 0;
-        for (int64_t j = 0; j < m; ++j) {
-          const int64_t i = position[j];
-          if ((failed >> (i - group)) & 1) continue;
-          record_step(i, records[ids[i]]);
-          writing[w] = stepping[j];
-          position[w] = i;
-          rows[w++] = row + i;
+        for (int64_t k = 0; k < n; ++k) {
+          if ((failed >> k) & 1) continue;
+          EnvRecord& record = records[first_id + k];
+          const int64_t elapsed = ++record.elapsed;
+          const bool terminated = terminated_bytes[i + k] != 0;  // any non-zero byte: true
+          const bool truncated = elapsed >= step_limit;
+          terminateds[i + k] = terminated;
+          truncateds[i + k] = truncated;
+          env_ids[i + k] = first_id + static_cast<int32_t>(k);
+          elapseds[i + k] = static_cast<int32_t>(elapsed);
+          record.needs_reset = terminated || truncated;
+          record.terminated_only = terminated && !truncated;
         }
-        for (int64_t done = 0; done < w;) {
-          std::string error;
-          const int64_t written = done + E::WriteMany(writing + done, env_bases, env_row_bytes,
-                                                      rows + done, w - done, &error);
-          if (written == w) break;
-          const int64_t i = position[written];
-          FailAt(ids[i], seq + i, error.c_str());
-          done = written + 1;
-        }
-        for (int64_t j = 0, i = group; i < end; ++i) {
-          if (j < m && stepping[j] == records[ids[i]].env.get()) {
-            ++j;  // stepped above
-          } else {
-            reset(i);
+        // Their observations: one call per stretch between failed envs.
+        for (int64_t k = 0; k < n;) {
+          if ((failed >> k) & 1) {
+            ++k;
+            continue;
           }
+          int64_t end = k + 1;
+          while (end < n && !((failed >> end) & 1)) ++end;
+          std::string error;
+          const int64_t written = k + E::WriteMany(calls, &batch_.states[first_id + k], env_bases,
+                                                   env_row_bytes, row + i + k, end - k, &error);
+          if (written < end) {
+            FailAt(ids[i + written], seq + i + written, error.c_str());
+            end = written + 1;
+          }
+          k = end;
         }
+        i += n;
       }
     } else {
       for (int64_t i = 0; i < count; ++i) {
@@ -902,6 +929,28 @@ class Pool {
         } catch (...) {
           FailAt(env_id, seq + i, "unknown C++ exception");
         }
+      }
+    }
+  }
+
+  // The per-env pointers an env class with batched calls takes as arrays (E::Pointers), and
+  // each env's action slot, indexed by env id. Fixed once the envs are built: an env's state
+  // never moves.
+  struct BatchPointers {
+    std::vector<void*> states, rngs;
+    std::vector<const void*> options, actions;
+  };
+  static constexpr int64_t kMaxStretch = 64;  // envs per batched call: failures fit a word
+
+  template <typename E>
+  void PrepareBatches() {
+    if constexpr (requires { E::StepMany; }) {
+      for (size_t i = 0; i < envs_.size(); ++i) {
+        const typename E::Pointers env = E::PointersOf(static_cast<E&>(*envs_[i].env));
+        batch_.states.push_back(env.state);
+        batch_.rngs.push_back(env.rng);
+        batch_.options.push_back(env.options);
+        batch_.actions.push_back(actions_.data() + i * action_bytes_);
       }
     }
   }
@@ -937,6 +986,21 @@ class Pool {
     Fail(env_id, seq, &block, &row, what);
   }
 
+  // Counts `rows` more rows of `block` in `completion`, completing the rows it held of
+  // another block first.
+  void Add(Completion* completion, Block* block, int64_t rows) {
+    if (completion->block != block) {
+      Flush(completion);
+      completion->block = block;
+    }
+    completion->rows += rows;
+  }
+  void Flush(Completion* completion) {
+    if (completion->rows > 0) Complete(completion->block, completion->rows);
+    completion->block = nullptr;
+    completion->rows = 0;
+  }
+
   void Complete(Block* block, int64_t rows) {
     if (block->written.fetch_add(rows, std::memory_order_acq_rel) + rows == options_.batch_size) {
       block->ready.Post();
@@ -963,6 +1027,7 @@ class Pool {
   int64_t pending_ = 0;           // envs sent and not yet delivered
   int64_t reserved_ = 0;          // queued items the caller promised to step itself
   Sweep sweep_;
+  BatchPointers batch_;  // only for env classes with batched calls
   RunSegments runs_;
   bool closed_ = false;
   int32_t takers_ = 2;

@@ -147,31 +147,45 @@ TEST(FunctionEnv, BatchedCallsStepAndObserveUntilTheFirstFailure) {
       def->observe_many = CountObserveMany;
     }
     std::vector<std::unique_ptr<FunctionEnv>> owned;
-    std::vector<Env*> envs;
+    void* states[4];
+    void* rngs[4];
+    const void* options[4];
     for (uint64_t seed = 0; seed < 4; ++seed) {
       owned.push_back(std::make_unique<FunctionEnv>(def, def->defaults, seed));
       owned.back()->Reset();
-      envs.push_back(owned.back().get());
+      const FunctionEnv::Pointers pointers = FunctionEnv::PointersOf(*owned.back());
+      states[seed] = pointers.state;
+      rngs[seed] = pointers.rng;
+      options[seed] = pointers.options;
     }
+    const FunctionEnv::Batch calls = owned[0]->BatchOf();
     const int64_t action_values[4] = {3, 4, 1, 5};  // 1: "raised an exception"
     const void* actions[4];
     for (int i = 0; i < 4; ++i) actions[i] = &action_values[i];
+    double rewards[4] = {0, 0, 0, 0};
+    uint8_t terminated[4] = {7, 7, 7, 7};
     std::string error;
-    CHECK_EQ(FunctionEnv::StepMany(envs.data(), actions, 4, &error), 2);
+    CHECK_EQ(FunctionEnv::StepMany(calls, states, actions, rngs, options, rewards, terminated, 4,
+                                   &error),
+             2);
     CHECK(check::Contains(error, "Count step raised an exception"));
-    CHECK_EQ(envs[0]->reward(), 3.0);
-    CHECK_EQ(envs[1]->reward(), 4.0);
+    CHECK_EQ(rewards[0], 3.0);
+    CHECK_EQ(rewards[1], 4.0);
+    CHECK_EQ(rewards[2], 0.0);  // the failed env's, and after it: untouched
+    CHECK_EQ(terminated[3], 7);
     error.clear();
-    CHECK_EQ(FunctionEnv::StepMany(envs.data() + 3, actions + 3, 1, &error), 1);
-    CHECK_EQ(envs[3]->reward(), 5.0);
+    CHECK_EQ(FunctionEnv::StepMany(calls, states + 3, actions + 3, rngs + 3, options + 3,
+                                   rewards + 3, terminated + 3, 1, &error),
+             1);
+    CHECK_EQ(rewards[3], 5.0);
     CHECK(error.empty());
 
     double obs[4][2];
     char* bases[] = {reinterpret_cast<char*>(obs)};
     const size_t row_bytes[] = {sizeof(obs[0])};
-    const Env* writing[] = {envs[0], envs[1], envs[3]};
-    const int64_t rows[] = {0, 1, 3};
-    CHECK_EQ(FunctionEnv::WriteMany(writing, bases, row_bytes, rows, 3, &error), 3);
+    CHECK_EQ(FunctionEnv::WriteMany(calls, states, bases, row_bytes, 0, 2, &error), 2);
+    CHECK_EQ(FunctionEnv::WriteMany(calls, states + 3, bases, row_bytes, 3, 1, &error), 1);
+    CHECK(error.empty());
     CHECK_EQ(obs[0][0], 1.0);
     CHECK_EQ(obs[1][0], 1.0);
     CHECK_EQ(obs[3][0], 1.0);
