@@ -47,7 +47,7 @@ EnvSpec ParseEnvSpec(const nb::dict& d) {
 void RegisterFunctionEnv(EnvTypeMap& types, const std::string& name, const nb::dict& spec,
                          const nb::dict& options, const std::vector<std::string>& option_order,
                          size_t state_bytes, uintptr_t reset, uintptr_t step, uintptr_t observe,
-                         uintptr_t step_many, uintptr_t observe_many) {
+                         uintptr_t step_many, uintptr_t observe_many, uintptr_t reset_many) {
   if (reset == 0 || step == 0 || observe == 0) throw nb::value_error("null function address");
   if ((step_many == 0) != (observe_many == 0)) {
     throw nb::value_error("step_many and observe_many come together (or neither)");
@@ -73,7 +73,8 @@ void RegisterFunctionEnv(EnvTypeMap& types, const std::string& name, const nb::d
   def->reset = reinterpret_cast<FunctionEnvReset>(reset);
   def->step = reinterpret_cast<FunctionEnvStep>(step);
   def->observe = reinterpret_cast<FunctionEnvObserve>(observe);
-  def->step_many = reinterpret_cast<FunctionEnvStepMany>(step_many);  // 0: none
+  def->reset_many = reinterpret_cast<FunctionEnvResetMany>(reset_many);  // 0: none
+  def->step_many = reinterpret_cast<FunctionEnvStepMany>(step_many);
   def->observe_many = reinterpret_cast<FunctionEnvObserveMany>(observe_many);
   std::shared_ptr<const FunctionEnvDef> shared = def;
   EnvType type = MakeCheckedType(
@@ -92,15 +93,16 @@ void BindFunctionEnv(nb::module_& m, EnvTypeMap& types) {
       "register_function_env",
       [&types](const std::string& name, const nb::dict& spec, const nb::dict& options,
                const std::vector<std::string>& option_order, size_t state_bytes, uintptr_t reset,
-               uintptr_t step, uintptr_t observe, uintptr_t step_many, uintptr_t observe_many) {
+               uintptr_t step, uintptr_t observe, uintptr_t step_many, uintptr_t observe_many,
+               uintptr_t reset_many) {
         RegisterFunctionEnv(types, name, spec, options, option_order, state_bytes, reset, step,
-                            observe, step_many, observe_many);
+                            observe, step_many, observe_many, reset_many);
       },
       nb::arg("name"), nb::arg("spec"), nb::arg("options"), nb::arg("option_order"),
       nb::arg("state_bytes"), nb::arg("reset"), nb::arg("step"), nb::arg("observe"),
-      nb::arg("step_many") = 0, nb::arg("observe_many") = 0,
-      "Registers an env type whose reset/step/observe (and optionally step_many and\n"
-      "observe_many, 0 for none) are C functions at these addresses (see\n"
+      nb::arg("step_many") = 0, nb::arg("observe_many") = 0, nb::arg("reset_many") = 0,
+      "Registers an env type whose reset/step/observe (and optionally step_many with\n"
+      "observe_many, and reset_many; 0 for none) are C functions at these addresses (see\n"
       "cpp/core/function_env.h for their signatures).");
   m.def(
       "rng_function_addresses",

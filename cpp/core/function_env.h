@@ -7,19 +7,23 @@
 //            double* reward, uint8_t* terminated)
 //   int observe(const void* state, void* const* outputs)   // one pointer per obs/info key
 //
-// and, optionally, step and observe many envs in one call each (the pool's sweeps call them
-// for a group of envs: one call instead of one per env, whose wrapper and indirect call
+// and, optionally, reset, step and observe many envs in one call each (the pool's sweeps call
+// them for a group of envs: one call instead of one per env, whose wrapper and indirect call
 // otherwise cost about as much as a tiny env's step):
 //
+//   int64_t reset_many(void* const* states, void* const* rngs, const void* const* options,
+//                      int64_t count)
 //   int64_t step_many(void* const* states, const void* const* actions, void* const* rngs,
-//                     const void* const* options, double* rewards, uint8_t* terminated,
-//                     int64_t count)
+//                     const void* const* options, const uint8_t* skip, double* rewards,
+//                     uint8_t* terminated, int64_t count)
 //   int64_t observe_many(const void* const* states, void* const* outputs, int64_t num_keys,
 //                        int64_t count)    // env i's keys at outputs[i * num_keys ...]
 //
-// which do for env i = 0, 1, ... what step (writing rewards[i] and terminated[i]) and
-// observe do, and return count, or the index of the first env whose call raised (code 1;
-// the envs after it are left as they were). A definition has both or neither.
+// which do for env i = 0, 1, ... what reset, step (writing rewards[i] and terminated[i]; an
+// env with skip[i] != 0 is left alone, its slots untouched) and observe do, and return count,
+// or the index of the first env whose call raised (code 1; the envs after it are left as they
+// were). A definition has step_many and observe_many
+// both or neither; reset_many is optional on its own.
 //
 // `state` is this env's zero-initialised block of state_bytes; `options` is the env's options
 // packed in the order they were declared (bool: uint8, int: int64, float: float64, each
@@ -47,9 +51,12 @@ using FunctionEnvReset = int (*)(void* state, void* rng, const void* options);
 using FunctionEnvStep = int (*)(void* state, const void* action, void* rng, const void* options,
                                 double* reward, uint8_t* terminated);
 using FunctionEnvObserve = int (*)(const void* state, void* const* outputs);
+using FunctionEnvResetMany = int64_t (*)(void* const* states, void* const* rngs,
+                                         const void* const* options, int64_t count);
 using FunctionEnvStepMany = int64_t (*)(void* const* states, const void* const* actions,
                                         void* const* rngs, const void* const* options,
-                                        double* rewards, uint8_t* terminated, int64_t count);
+                                        const uint8_t* skip, double* rewards, uint8_t* terminated,
+                                        int64_t count);
 using FunctionEnvObserveMany = int64_t (*)(const void* const* states, void* const* outputs,
                                            int64_t num_keys, int64_t count);
 
@@ -62,7 +69,8 @@ struct FunctionEnvDef {
   FunctionEnvReset reset = nullptr;
   FunctionEnvStep step = nullptr;
   FunctionEnvObserve observe = nullptr;
-  FunctionEnvStepMany step_many = nullptr;  // optional, with observe_many
+  FunctionEnvResetMany reset_many = nullptr;  // optional
+  FunctionEnvStepMany step_many = nullptr;    // optional, with observe_many
   FunctionEnvObserveMany observe_many = nullptr;
 };
 
@@ -93,7 +101,7 @@ inline std::vector<char> PackOptions(const Config& config, const std::vector<std
   return bytes;
 }
 
-class FunctionEnv : public Env {
+class FunctionEnv final : public Env {
  public:
   FunctionEnv(std::shared_ptr<const FunctionEnvDef> def, const Config& config, uint64_t seed)
       : Env(seed),
@@ -131,21 +139,44 @@ class FunctionEnv : public Env {
   };
   Batch BatchOf() const { return {def_.get(), num_keys_}; }
 
-  // Steps envs i = 0 .. count) with actions[i]: one call of the definition's step_many when
-  // it has one, else its step per env; writes rewards[i] and terminated[i] (0 or 1). Returns
-  // count, or sets *error (the message Step() would throw) and returns the index of the env
-  // whose step failed; the envs after it have not stepped.
+  // Resets envs i = 0 .. count): one call of the definition's reset_many when it has one,
+  // else its reset per env. Returns count, or sets *error (the message Reset() would throw)
+  // and returns the index of the env whose reset failed; the envs after it are not reset.
+  static int64_t ResetMany(const Batch& batch, void* const* states, void* const* rngs,
+                           const void* const* options, int64_t count, std::string* error) {
+    const FunctionEnvDef& def = *batch.def;
+    if (def.reset_many != nullptr) {
+      const int64_t done = def.reset_many(states, rngs, options, count);
+      if (done < count) *error = ErrorMessage(def, 1, "reset");
+      return done;
+    }
+    for (int64_t i = 0; i < count; ++i) {
+      const int code = def.reset(states[i], rngs[i], options[i]);
+      if (code != 0) {
+        *error = ErrorMessage(def, code, "reset");
+        return i;
+      }
+    }
+    return count;
+  }
+
+  // Steps envs i = 0 .. count) with actions[i], but those with skip[i] != 0: one call of the
+  // definition's step_many when it has one, else its step per env; writes rewards[i] and
+  // terminated[i] (any non-zero byte: terminated). Returns count, or sets *error (the message
+  // Step() would throw) and returns the index of the env whose step failed; the envs after it
+  // have not stepped.
   static int64_t StepMany(const Batch& batch, void* const* states, const void* const* actions,
-                          void* const* rngs, const void* const* options, double* rewards,
-                          uint8_t* terminated, int64_t count, std::string* error) {
+                          void* const* rngs, const void* const* options, const uint8_t* skip,
+                          double* rewards, uint8_t* terminated, int64_t count, std::string* error) {
     const FunctionEnvDef& def = *batch.def;
     if (def.step_many != nullptr) {
       const int64_t done =
-          def.step_many(states, actions, rngs, options, rewards, terminated, count);
+          def.step_many(states, actions, rngs, options, skip, rewards, terminated, count);
       if (done < count) *error = ErrorMessage(def, 1, "step");
       return done;
     }
     for (int64_t i = 0; i < count; ++i) {
+      if (skip[i]) continue;
       const int code =
           def.step(states[i], actions[i], rngs[i], options[i], &rewards[i], &terminated[i]);
       if (code != 0) {

@@ -847,69 +847,125 @@ class Pool {
       Run<E>(ids[i], false, seq + i, &written, &at);
     };
     if constexpr (requires { E::StepMany; }) {
-      // Stretches of envs with consecutive ids, none needing a reset: their state, action,
-      // rng and options pointers are consecutive in batch_, so the batched calls take them
-      // from there as they are, and write rewards and terminations straight into the rows.
-      // (Gathering each env's pointers from its object cost more than stepping PyCartPole.)
+      // Groups of up to kMaxGroup envs: the group's envs step in one call (those whose
+      // episode had ended skipped), write rewards and terminations straight into their rows,
+      // reset in one call if their episode had ended (NEXT_STEP autoreset: a fresh episode, as
+      // E's ResetAfterTermination is Reset), and are observed in one call, their rows being
+      // consecutive. Each env's pointers come from batch_, indexed by env id, so a group of
+      // consecutive ids (a sync step of every env) passes them as they lie there. Gathering
+      // them from the env objects, and a call per env, cost more than stepping PyCartPole.
       const typename E::Batch calls = static_cast<const E&>(*records[ids[0]].env).BatchOf();
       uint8_t* const terminated_bytes = reinterpret_cast<uint8_t*>(terminateds);
-      for (int64_t i = 0; i < count;) {
-        const int32_t first_id = ids[i];
-        if (records[first_id].needs_reset) {
-          reset(i++);
-          continue;
+      for (int64_t group = 0; group < count; group += kMaxGroup) {
+        const int64_t size = std::min(kMaxGroup, count - group);
+        const int32_t* const group_ids = ids + group;
+        uint8_t resetting[kMaxGroup];
+        int64_t reset_at[kMaxGroup];  // k of the group's j-th env that resets
+        int64_t r = 0;
+        bool in_order = true;
+        for (int64_t k = 0; k < size; ++k) {
+          const int32_t id = group_ids[k];
+          in_order &= id == group_ids[0] + k;
+          resetting[k] = records[id].needs_reset;
+          if (resetting[k]) reset_at[r++] = k;
         }
-        int64_t n = 1;
-        while (i + n < count && n < kMaxStretch && ids[i + n] == first_id + n &&
-               !records[first_id + n].needs_reset) {
-          ++n;
+        void* gathered_states[kMaxGroup];
+        const void* gathered_actions[kMaxGroup];
+        void* gathered_rngs[kMaxGroup];
+        const void* gathered_options[kMaxGroup];
+        void* const* states = &batch_.states[group_ids[0]];
+        const void* const* step_actions = &batch_.actions[group_ids[0]];
+        void* const* rngs = &batch_.rngs[group_ids[0]];
+        const void* const* options = &batch_.options[group_ids[0]];
+        if (!in_order) {
+          for (int64_t k = 0; k < size; ++k) {
+            const int32_t id = group_ids[k];
+            gathered_states[k] = batch_.states[id];
+            gathered_actions[k] = batch_.actions[id];
+            gathered_rngs[k] = batch_.rngs[id];
+            gathered_options[k] = batch_.options[id];
+          }
+          states = gathered_states;
+          step_actions = gathered_actions;
+          rngs = gathered_rngs;
+          options = gathered_options;
         }
-        // The steps: an env that fails gets its row marked (and needs a reset), and the envs
-        // after it step in the next call.
-        uint64_t failed = 0;  // bit k: env ids[i + k]
-        for (int64_t done = 0; done < n;) {
+        // An env that fails gets its row marked (and needs a reset); the envs after it in
+        // the same call are called again without it.
+        uint64_t failed = 0;  // bit k: env group_ids[k]
+        const auto fail = [&](int64_t k, const std::string& error) {
+          FailAt(group_ids[k], seq + group + k, error.c_str());
+          failed |= uint64_t{1} << k;
+        };
+        for (int64_t done = 0; done < size;) {
           std::string error;
-          const int64_t at = first_id + done;
-          const int64_t stepped =
-              done + E::StepMany(calls, &batch_.states[at], &batch_.actions[at], &batch_.rngs[at],
-                                 &batch_.options[at], rewards + i + done,
-                                 terminated_bytes + i + done, n - done, &error);
-          if (stepped == n) break;
-          FailAt(ids[i + stepped], seq + i + stepped, error.c_str());
-          failed |= uint64_t{1} << stepped;
-          done = stepped + 1;
+          done += E::StepMany(calls, states + done, step_actions + done, rngs + done,
+                              options + done, resetting + done, rewards + group + done,
+                              terminated_bytes + group + done, size - done, &error);
+          if (done < size) fail(done++, error);
         }
-        for (int64_t k = 0; k < n; ++k) {
-          if ((failed >> k) & 1) continue;
-          EnvRecord& record = records[first_id + k];
+        for (int64_t k = 0; k < size; ++k) {
+          if (resetting[k] || ((failed >> k) & 1)) continue;
+          const int64_t i = group + k;
+          EnvRecord& record = records[group_ids[k]];
           const int64_t elapsed = ++record.elapsed;
-          const bool terminated = terminated_bytes[i + k] != 0;  // any non-zero byte: true
+          const bool terminated = terminated_bytes[i] != 0;  // any non-zero byte: true
           const bool truncated = elapsed >= step_limit;
-          terminateds[i + k] = terminated;
-          truncateds[i + k] = truncated;
-          env_ids[i + k] = first_id + static_cast<int32_t>(k);
-          elapseds[i + k] = static_cast<int32_t>(elapsed);
+          terminateds[i] = terminated;
+          truncateds[i] = truncated;
+          env_ids[i] = group_ids[k];
+          elapseds[i] = static_cast<int32_t>(elapsed);
           record.needs_reset = terminated || truncated;
           record.terminated_only = terminated && !truncated;
         }
-        // Their observations: one call per stretch between failed envs.
-        for (int64_t k = 0; k < n;) {
+        if (r > 0) {
+          void* reset_states[kMaxGroup];
+          void* reset_rngs[kMaxGroup];
+          const void* reset_options[kMaxGroup];
+          for (int64_t j = 0; j < r; ++j) {
+            reset_states[j] = states[reset_at[j]];
+            reset_rngs[j] = rngs[reset_at[j]];
+            reset_options[j] = options[reset_at[j]];
+          }
+          for (int64_t done = 0; done < r;) {
+            std::string error;
+            done += E::ResetMany(calls, reset_states + done, reset_rngs + done,
+                                 reset_options + done, r - done, &error);
+            if (done < r) fail(reset_at[done++], error);
+          }
+          for (int64_t j = 0; j < r; ++j) {
+            const int64_t k = reset_at[j];
+            if ((failed >> k) & 1) continue;
+            const int64_t i = group + k;
+            EnvRecord& record = records[group_ids[k]];
+            record.elapsed = 0;
+            record.needs_reset = false;
+            record.terminated_only = false;
+            record.started = true;
+            rewards[i] = 0.0;
+            terminateds[i] = false;
+            truncateds[i] = false;
+            env_ids[i] = group_ids[k];
+            elapseds[i] = 0;
+          }
+        }
+        // The observations: one call per stretch of rows between failed envs.
+        for (int64_t k = 0; k < size;) {
           if ((failed >> k) & 1) {
             ++k;
             continue;
           }
-          int64_t end = k + 1;
-          while (end < n && !((failed >> end) & 1)) ++end;
+          int64_t stop = k + 1;
+          while (stop < size && !((failed >> stop) & 1)) ++stop;
           std::string error;
-          const int64_t written = k + E::WriteMany(calls, &batch_.states[first_id + k], env_bases,
-                                                   env_row_bytes, row + i + k, end - k, &error);
-          if (written < end) {
-            FailAt(ids[i + written], seq + i + written, error.c_str());
-            end = written + 1;
+          const int64_t written = k + E::WriteMany(calls, states + k, env_bases, env_row_bytes,
+                                                   row + group + k, stop - k, &error);
+          if (written < stop) {
+            fail(written, error);
+            stop = written + 1;
           }
-          k = end;
+          k = stop;
         }
-        i += n;
       }
     } else {
       for (int64_t i = 0; i < count; ++i) {
@@ -940,7 +996,7 @@ class Pool {
     std::vector<void*> states, rngs;
     std::vector<const void*> options, actions;
   };
-  static constexpr int64_t kMaxStretch = 64;  // envs per batched call: failures fit a word
+  static constexpr int64_t kMaxGroup = 64;  // envs per batched call: failures fit a word
 
   template <typename E>
   void PrepareBatches() {

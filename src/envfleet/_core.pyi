@@ -61,10 +61,10 @@ def raw_step_rate(type_name: str, options: dict, num_steps: int, max_episode_ste
     physical limit of a pool thread): returns (steps, seconds, episodes).
     """
 
-def register_function_env(name: str, spec: dict, options: dict, option_order: Sequence[str], state_bytes: int, reset: int, step: int, observe: int, step_many: int = 0, observe_many: int = 0) -> None:
+def register_function_env(name: str, spec: dict, options: dict, option_order: Sequence[str], state_bytes: int, reset: int, step: int, observe: int, step_many: int = 0, observe_many: int = 0, reset_many: int = 0) -> None:
     """
-    Registers an env type whose reset/step/observe (and optionally step_many and
-    observe_many, 0 for none) are C functions at these addresses (see
+    Registers an env type whose reset/step/observe (and optionally step_many with
+    observe_many, and reset_many; 0 for none) are C functions at these addresses (see
     cpp/core/function_env.h for their signatures).
     """
 

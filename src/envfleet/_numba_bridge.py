@@ -37,7 +37,7 @@ from numba.extending import intrinsic, models, overload_method, register_model
 from envfleet import _core
 
 # Bumped whenever the generated code changes meaning: part of every cache key.
-BRIDGE_VERSION = 5
+BRIDGE_VERSION = 6
 
 NumbaError = numba.core.errors.NumbaError
 
@@ -212,7 +212,9 @@ class Wrappers:
     reset: Any  # numba CFunc objects: kept alive as long as the core may call them
     step: Any
     observe: Any
-    step_many: Any  # step and observe over `count` envs in one call (cpp/core/function_env.h)
+    # reset, step and observe over `count` envs in one call (cpp/core/function_env.h)
+    reset_many: Any
+    step_many: Any
     observe_many: Any
     module_path: str | None
     cache_hit: bool
@@ -241,10 +243,14 @@ OBSERVE_SIG = types.int32(types.voidptr, types.CPointer(types.voidptr))
 OBSERVE_MANY_SIG = types.int64(
     types.CPointer(types.voidptr), types.CPointer(types.voidptr), types.int64, types.int64
 )
+RESET_MANY_SIG = types.int64(
+    types.CPointer(types.voidptr), types.CPointer(types.voidptr), types.CPointer(types.voidptr),
+    types.int64,
+)
 STEP_MANY_SIG = types.int64(
     types.CPointer(types.voidptr), types.CPointer(types.voidptr), types.CPointer(types.voidptr),
-    types.CPointer(types.voidptr), types.CPointer(types.float64), types.CPointer(types.uint8),
-    types.int64,
+    types.CPointer(types.voidptr), types.CPointer(types.uint8), types.CPointer(types.float64),
+    types.CPointer(types.uint8), types.int64,
 )
 '''
 
@@ -275,9 +281,23 @@ def step(state_p, action_p, rng_p, options_p, reward_p, terminated_p):
     return 0
 
 
-@cfunc(STEP_MANY_SIG, nopython=True, cache={cache})
-def step_many(state_ps, action_ps, rng_ps, options_ps, rewards, terminated, count):
+@cfunc(RESET_MANY_SIG, nopython=True, cache={cache})
+def reset_many(state_ps, rng_ps, options_ps, count):
     for i in range(count):
+        state = carray(state_ps[i], 1, dtype=STATE)[0]
+        options = carray(options_ps[i], 1, dtype=OPTIONS)[0]
+        try:
+            _user_reset(state, as_rng(rng_ps[i]), options)
+        except Exception:
+            return i
+    return count
+
+
+@cfunc(STEP_MANY_SIG, nopython=True, cache={cache})
+def step_many(state_ps, action_ps, rng_ps, options_ps, skip, rewards, terminated, count):
+    for i in range(count):
+        if skip[i]:
+            continue
         state = carray(state_ps[i], 1, dtype=STATE)[0]
         options = carray(options_ps[i], 1, dtype=OPTIONS)[0]
         action_p = action_ps[i]
@@ -536,7 +556,14 @@ def compile_wrappers(
             # compile afresh rather than fail.
             return compile_wrappers(plan, reset, step, observe, fingerprint, cache=False)
         raise
-    compiled = (module.reset, module.step, module.observe, module.step_many, module.observe_many)
+    compiled = (
+        module.reset,
+        module.step,
+        module.observe,
+        module.reset_many,
+        module.step_many,
+        module.observe_many,
+    )
     hit = cache and all(f.cache_hits for f in compiled)
     return Wrappers(*compiled, path if cache else None, hit)
 

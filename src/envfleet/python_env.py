@@ -533,6 +533,7 @@ def compile_python_env(env: type, *, boundscheck: bool = True, cache: bool = Tru
         wrappers.observe.address,
         wrappers.step_many.address,
         wrappers.observe_many.address,
+        wrappers.reset_many.address,
     )
     compiled = CompiledEnv(
         env, type_name, layout, wrappers, wrappers.cache_hit, wrappers.module_path, seconds

@@ -119,9 +119,10 @@ TEST(FunctionEnv, RunsTheFunctionsAsAnEnvWithItsOwnStream) {
 
 // The optional batched functions, over CountStep/CountObserve's env layout.
 int64_t CountStepMany(void* const* states, const void* const* actions, void* const* rngs,
-                      const void* const* options, double* rewards, uint8_t* terminated,
-                      int64_t count) {
+                      const void* const* options, const uint8_t* skip, double* rewards,
+                      uint8_t* terminated, int64_t count) {
   for (int64_t i = 0; i < count; ++i) {
+    if (skip[i]) continue;
     if (CountStep(states[i], actions[i], rngs[i], options[i], &rewards[i], &terminated[i]) != 0) {
       return i;
     }
@@ -136,13 +137,23 @@ int64_t CountObserveMany(const void* const* states, void* const* outputs, int64_
   return count;
 }
 
-TEST(FunctionEnv, BatchedCallsStepAndObserveUntilTheFirstFailure) {
-  // With and without the definition's step_many/observe_many: the same results, and an env
-  // that raises stops the group there, the envs before it stepped, the ones after not.
+int64_t CountResetMany(void* const* states, void* const* rngs, const void* const* options,
+                       int64_t count) {
+  for (int64_t i = 0; i < count; ++i) {
+    if (CountReset(states[i], rngs[i], options[i]) != 0) return i;
+  }
+  return count;
+}
+
+TEST(FunctionEnv, BatchedCallsStepResetAndObserveUntilTheFirstFailure) {
+  // With and without the definition's reset_many/step_many/observe_many: the same results; a
+  // skipped env is left alone, and an env that raises stops the call there, the envs before
+  // it stepped, the ones after not.
   for (bool batched : {false, true}) {
     auto def = CountDef();
     def->defaults = {{"limit", int64_t{100}}};
     if (batched) {
+      def->reset_many = CountResetMany;
       def->step_many = CountStepMany;
       def->observe_many = CountObserveMany;
     }
@@ -162,19 +173,22 @@ TEST(FunctionEnv, BatchedCallsStepAndObserveUntilTheFirstFailure) {
     const int64_t action_values[4] = {3, 4, 1, 5};  // 1: "raised an exception"
     const void* actions[4];
     for (int i = 0; i < 4; ++i) actions[i] = &action_values[i];
+    const uint8_t skip[4] = {0, 1, 0, 0};
     double rewards[4] = {0, 0, 0, 0};
     uint8_t terminated[4] = {7, 7, 7, 7};
     std::string error;
-    CHECK_EQ(FunctionEnv::StepMany(calls, states, actions, rngs, options, rewards, terminated, 4,
-                                   &error),
+    CHECK_EQ(FunctionEnv::StepMany(calls, states, actions, rngs, options, skip, rewards, terminated,
+                                   4, &error),
              2);
     CHECK(check::Contains(error, "Count step raised an exception"));
     CHECK_EQ(rewards[0], 3.0);
-    CHECK_EQ(rewards[1], 4.0);
+    CHECK_EQ(terminated[0], 0);
+    CHECK_EQ(rewards[1], 0.0);  // skipped: untouched
+    CHECK_EQ(terminated[1], 7);
     CHECK_EQ(rewards[2], 0.0);  // the failed env's, and after it: untouched
     CHECK_EQ(terminated[3], 7);
     error.clear();
-    CHECK_EQ(FunctionEnv::StepMany(calls, states + 3, actions + 3, rngs + 3, options + 3,
+    CHECK_EQ(FunctionEnv::StepMany(calls, states + 3, actions + 3, rngs + 3, options + 3, skip + 3,
                                    rewards + 3, terminated + 3, 1, &error),
              1);
     CHECK_EQ(rewards[3], 5.0);
@@ -187,11 +201,23 @@ TEST(FunctionEnv, BatchedCallsStepAndObserveUntilTheFirstFailure) {
     CHECK_EQ(FunctionEnv::WriteMany(calls, states + 3, bases, row_bytes, 3, 1, &error), 1);
     CHECK(error.empty());
     CHECK_EQ(obs[0][0], 1.0);
-    CHECK_EQ(obs[1][0], 1.0);
+    CHECK_EQ(obs[1][0], 0.0);  // skipped
     CHECK_EQ(obs[3][0], 1.0);
     NumpyGenerator reference(3);
     reference.Random();  // its reset
     CHECK_EQ(obs[3][1], reference.Uniform(-1.0, 1.0));
+
+    // Envs 0 and 3 start new episodes: their counts go back to 0, with a fresh draw each.
+    void* const resetting_states[] = {states[0], states[3]};
+    void* const resetting_rngs[] = {rngs[0], rngs[3]};
+    const void* const resetting_options[] = {options[0], options[3]};
+    CHECK_EQ(FunctionEnv::ResetMany(calls, resetting_states, resetting_rngs, resetting_options, 2,
+                                    &error),
+             2);
+    CHECK_EQ(FunctionEnv::WriteMany(calls, resetting_states, bases, row_bytes, 0, 2, &error), 2);
+    CHECK_EQ(obs[0][0], 0.0);
+    CHECK_EQ(obs[1][0], 0.0);
+    CHECK_EQ(obs[1][1], reference.Random());  // env 3's draw after its step's
   }
 }
 
