@@ -494,6 +494,41 @@ def test_envs_failing_inside_a_batch_leave_the_others_exact(test_envs, fail_in, 
     env.close()
 
 
+@pytest.mark.parametrize("fail_in", ["step", "observe", "reset"])
+def test_async_envs_failing_inside_a_chunk_leave_the_others_exact(test_envs, fail_in):
+    """Async mode steps, resets and observes a chunk of queued envs in one compiled call
+    each: an env that raises fails alone, and every other env of the chunk steps exactly once
+    (its own step count, the observation, stays the pool's elapsed_step)."""
+    where = {"step": 0, "observe": 1, "reset": 2}[fail_in]
+    failing = (3, 4, 40, 41, 95)
+    n, batch = 96, 48
+    env = envfleet.make(
+        "TestFlaky-v0",
+        num_envs=n,
+        batch_size=batch,
+        num_threads=2,
+        per_env_options=[
+            {"fail_at": 3 if i in failing else -1, "fail_in": where} for i in range(n)
+        ],
+    )
+    env.async_reset()
+    errors = batches = 0
+    while batches < 60:
+        try:
+            obs, reward, terminated, truncated, info = env.recv()
+        except envfleet.EnvError as err:
+            assert err.env_id in failing
+            assert f"py.Flaky {fail_in} raised an exception" in str(err)
+            errors += 1
+            env.send(np.zeros(len(err.env_ids), np.int64), err.env_ids)
+            continue
+        batches += 1
+        np.testing.assert_array_equal(obs, info["elapsed_step"])
+        env.send(np.zeros(len(info["env_id"]), np.int64), info["env_id"])
+    assert errors > 0
+    env.close()
+
+
 def test_async_loop_survives_env_error(test_envs):
     env = envfleet.make("TestFlaky-v0", num_envs=4, batch_size=2, num_threads=2, fail_at=3)
     env.async_reset()

@@ -521,6 +521,12 @@ class Pool {
   // 2048: 66% of the process's time on that instruction, 8.6M steps/s).
   template <typename E>
   void ProcessItems(const WorkItem* items, int32_t count) {
+    if constexpr (requires { E::StepMany; }) {
+      if (options_.autoreset_mode != AutoresetMode::kSameStep) {
+        ProcessItemsBatched<E>(items, count);
+        return;
+      }
+    }
     Outcome outcomes[ActionQueue::kMaxChunk];
     std::vector<std::string> errors;  // of the items that failed, in order (rare)
     for (int32_t i = 0; i < count; ++i) {
@@ -564,6 +570,122 @@ class Pool {
       ++rows;
     }
     Complete(block, rows);
+  }
+
+  // ProcessItems() for an env class with batched calls (FunctionEnv): the chunk's envs step
+  // in one call (those to reset skipped) and reset in one call, as StepRun's groups do; once
+  // their rows are claimed, they are observed in one call per block.
+  template <typename E>
+  void ProcessItemsBatched(const WorkItem* items, int32_t count) {
+    static_assert(ActionQueue::kMaxChunk <= kMaxGroup);
+    EnvRecord* const records = envs_.data();
+    const typename E::Batch calls = static_cast<const E&>(*records[items[0].env_id].env).BatchOf();
+    void* states[ActionQueue::kMaxChunk];
+    const void* actions[ActionQueue::kMaxChunk];
+    void* rngs[ActionQueue::kMaxChunk];
+    const void* options[ActionQueue::kMaxChunk];
+    uint8_t resetting[ActionQueue::kMaxChunk];
+    void* reset_states[ActionQueue::kMaxChunk];
+    void* reset_rngs[ActionQueue::kMaxChunk];
+    const void* reset_options[ActionQueue::kMaxChunk];
+    int32_t reset_at[ActionQueue::kMaxChunk];
+    int32_t r = 0;
+    for (int32_t k = 0; k < count; ++k) {
+      const int32_t id = items[k].env_id;
+      states[k] = batch_.states[id];
+      actions[k] = batch_.actions[id];
+      rngs[k] = batch_.rngs[id];
+      options[k] = batch_.options[id];
+      resetting[k] = items[k].reset || records[id].needs_reset;
+      if (resetting[k]) {
+        reset_states[r] = states[k];
+        reset_rngs[r] = rngs[k];
+        reset_options[r] = options[k];
+        reset_at[r++] = k;
+      }
+    }
+    std::vector<std::pair<int32_t, std::string>> errors;  // of the items that failed (rare)
+    uint64_t failed = 0;                                  // bit k: items[k]
+    const auto fail = [&](int32_t k, std::string error) {
+      errors.emplace_back(k, std::move(error));
+      failed |= uint64_t{1} << k;
+    };
+    double rewards[ActionQueue::kMaxChunk];
+    uint8_t terminated[ActionQueue::kMaxChunk];
+    for (int32_t done = 0; done < count;) {
+      std::string error;
+      done += static_cast<int32_t>(E::StepMany(calls, states + done, actions + done, rngs + done,
+                                               options + done, resetting + done, rewards + done,
+                                               terminated + done, count - done, &error));
+      if (done < count) fail(done++, std::move(error));
+    }
+    for (int32_t done = 0; done < r;) {
+      std::string error;
+      done += static_cast<int32_t>(E::ResetMany(calls, reset_states + done, reset_rngs + done,
+                                                reset_options + done, r - done, &error));
+      if (done < r) fail(reset_at[done++], std::move(error));
+    }
+    // The rows, claimed together, then each block's stretch observed in one call.
+    const int64_t b = options_.batch_size;
+    const int64_t first_seq = next_seq_.fetch_add(count, std::memory_order_relaxed);
+    for (int32_t k = 0; k < count;) {
+      const int64_t seq = first_seq + k;
+      Block* block = BlockOf(seq);
+      const int64_t first_row = seq % b;
+      const int32_t end = static_cast<int32_t>(std::min<int64_t>(count, k + (b - first_row)));
+      char* const* bases = block->key_bases.data();
+      for (int32_t j = k; j < end; ++j) {
+        const int32_t id = items[j].env_id;
+        const int64_t row = first_row + (j - k);
+        if ((failed >> j) & 1) continue;
+        EnvRecord& record = records[id];
+        bool ended = false, truncated = false;
+        double reward = 0.0;
+        if (resetting[j]) {
+          record.elapsed = 0;
+          record.started = true;
+          record.terminated_only = false;
+        } else {
+          reward = rewards[j];
+          ended = terminated[j] != 0;  // any non-zero byte: true
+          truncated = ++record.elapsed >= step_limit_;
+          record.terminated_only = ended && !truncated;
+        }
+        record.needs_reset = ended || truncated;
+        reinterpret_cast<double*>(bases[kReward])[row] = reward;
+        reinterpret_cast<bool*>(bases[kTerminated])[row] = ended;
+        reinterpret_cast<bool*>(bases[kTruncated])[row] = truncated;
+        reinterpret_cast<int32_t*>(bases[kEnvId])[row] = id;
+        reinterpret_cast<int32_t*>(bases[kElapsedStep])[row] = static_cast<int32_t>(record.elapsed);
+      }
+      for (int32_t j = k; j < end;) {
+        if ((failed >> j) & 1) {
+          ++j;
+          continue;
+        }
+        int32_t stop = j + 1;
+        while (stop < end && !((failed >> stop) & 1)) ++stop;
+        std::string error;
+        const int32_t written =
+            j + static_cast<int32_t>(E::WriteMany(calls, states + j, bases + kNumCommon,
+                                                  row_bytes_ + kNumCommon, first_row + (j - k),
+                                                  stop - j, &error));
+        if (written < stop) {
+          fail(written, std::move(error));
+          stop = written + 1;
+        }
+        j = stop;
+      }
+      k = end;
+    }
+    for (const auto& [k, error] : errors) FailAt(items[k].env_id, first_seq + k, error.c_str());
+    // Completed after the failures are recorded: a complete block may be delivered at once.
+    for (int32_t k = 0; k < count;) {
+      const int64_t seq = first_seq + k;
+      const int32_t end = static_cast<int32_t>(std::min<int64_t>(count, k + (b - seq % b)));
+      Complete(BlockOf(seq), end - k);
+      k = end;
+    }
   }
 
   // An env's calls, made on an env whose class is exactly E (the pool's kernels for E are
