@@ -12,11 +12,12 @@ resets, steps and closes a small pool over and over. Actions are drawn before th
 cycled, so the loop allocates nothing of its own.
 
 Verdicts, per phase: after a warm-up (the first ``--warmup`` fraction of the phase's samples,
-where allocator pools and the pool's output blocks settle), RSS must stay within ``--tolerance``
-(1%) of its value at the end of the warm-up; the number of fds and threads must be the same in
-every sample, and the same after the pool is closed as before it was made (no worker thread or
-descriptor outlives its pool). The exit status is 1 if any verdict fails; ``--json`` writes every
-sample and verdict.
+where allocator pools and the pool's output blocks settle; at least the first sample), RSS
+must not grow beyond ``--tolerance`` (1%, at least ``RSS_JITTER_KIB``) over its value at the
+end of the warm-up (a fall is the allocator returning memory, not a leak); the number of fds
+and threads must be the same in every sample, and the same after the pool is closed as before
+it was made (no worker thread or descriptor outlives its pool). The exit status is 1 if any
+verdict fails; ``--json`` writes every sample and verdict.
 """
 
 from __future__ import annotations
@@ -39,10 +40,15 @@ FULL_STEPS = {"CartPole-v1": 100_000_000, "Pong-v5": 1_000_000, "Ant-v5": 1_000_
 FULL_CYCLES = {"CartPole-v1": 10_000, "Pong-v5": 1_000, "Ant-v5": 1_000}
 # --quick: a few seconds, enough samples after warm-up for each verdict to mean something.
 QUICK_STEPS = {"CartPole-v1": 1_000_000, "Pong-v5": 2_000, "Ant-v5": 4_000}
-QUICK_CYCLES = {"CartPole-v1": 500, "Pong-v5": 3, "Ant-v5": 10}
+QUICK_CYCLES = {"CartPole-v1": 500, "Pong-v5": 12, "Ant-v5": 40}
 # Batch per call, per task: big enough that the pool, not Python, does most of the work.
 BATCH = {"CartPole-v1": 256, "Pong-v5": 16, "Ant-v5": 32}
 SAMPLES_PER_PHASE = 40
+# RSS growth after warm-up that is the allocator's, not a leak: Pong-v5 make/close cycles (each
+# loads and frees four emulators) move RSS up and down by up to 1.7 MiB with no trend (40
+# cycles, six runs, 2026-11-26), which is 2-3% of a 50-70 MiB process. A leak of a pool's envs
+# per cycle grows past this within a few cycles.
+RSS_JITTER_KIB = 2048
 
 
 def process_state() -> dict[str, int]:
@@ -152,15 +158,20 @@ def _sample(done: int, start: float) -> dict:
 
 def judge(phase: Phase, warmup: float, tolerance: float) -> None:
     samples = phase.samples
-    settled = samples[min(len(samples) - 1, int(len(samples) * warmup)) :]
+    # At least the first sample is warm-up: the first pool of a phase fills the allocator's
+    # pools (with 3 make/close cycles and no warm-up, the second cycle's RSS was 1.4% above
+    # the first's in about one quick run in ten, the tree before and after alike).
+    settled = samples[min(len(samples) - 1, max(1, int(len(samples) * warmup))) :]
     base = settled[0]["rss_kib"]
     top = max(s["rss_kib"] for s in settled)
-    low = min(s["rss_kib"] for s in settled)
     v = phase.verdicts
+    # Only growth is a leak; RSS falling (the allocator returning memory) is not. Growth up to
+    # the allocator's jitter is not either (see RSS_JITTER_KIB).
+    allowed = max(base * tolerance, RSS_JITTER_KIB)
     v["rss"] = (
         ""
-        if top <= base * (1 + tolerance) and low >= base * (1 - tolerance)
-        else f"RSS after warm-up went {low}..{top} KiB from {base} KiB (> {tolerance:.1%})"
+        if top <= base + allowed
+        else f"RSS after warm-up went up to {top} KiB from {base} KiB (> {allowed:.0f} KiB)"
     )
     for what in ("fds", "threads"):
         seen = sorted({s[what] for s in samples})
@@ -229,7 +240,8 @@ def markdown(results: dict) -> str:
     curve = []
     for p in results["phases"]:
         samples = p["samples"]
-        settled = samples[min(len(samples) - 1, int(len(samples) * results.get("warmup", 0.25))) :]
+        first = max(1, int(len(samples) * results.get("warmup", 0.25)))
+        settled = samples[min(len(samples) - 1, first) :]
         mib = [s["rss_kib"] / 1024 for s in samples]
         during = "/".join(str(n) for n in sorted({s["fds"] for s in samples}))
         threads = "/".join(str(n) for n in sorted({s["threads"] for s in samples}))
