@@ -584,11 +584,6 @@ class Pool {
     void* rngs[ActionQueue::kMaxChunk];
     const void* options[ActionQueue::kMaxChunk];
     uint8_t resetting[ActionQueue::kMaxChunk];
-    void* reset_states[ActionQueue::kMaxChunk];
-    void* reset_rngs[ActionQueue::kMaxChunk];
-    const void* reset_options[ActionQueue::kMaxChunk];
-    int32_t reset_at[ActionQueue::kMaxChunk];
-    int32_t r = 0;
     for (int32_t k = 0; k < count; ++k) {
       const int32_t id = items[k].env_id;
       states[k] = batch_.states[id];
@@ -596,85 +591,33 @@ class Pool {
       rngs[k] = batch_.rngs[id];
       options[k] = batch_.options[id];
       resetting[k] = items[k].reset || records[id].needs_reset;
-      if (resetting[k]) {
-        reset_states[r] = states[k];
-        reset_rngs[r] = rngs[k];
-        reset_options[r] = options[k];
-        reset_at[r++] = k;
-      }
     }
-    std::vector<std::pair<int32_t, std::string>> errors;  // of the items that failed (rare)
+    // The rows are not claimed yet: failures are kept until they are.
+    std::vector<std::pair<int64_t, std::string>> errors;  // of the items that failed (rare)
     uint64_t failed = 0;                                  // bit k: items[k]
-    const auto fail = [&](int32_t k, std::string error) {
+    const auto fail = [&](int64_t k, std::string error) {
       errors.emplace_back(k, std::move(error));
       failed |= uint64_t{1} << k;
     };
     double rewards[ActionQueue::kMaxChunk];
     uint8_t terminated[ActionQueue::kMaxChunk];
-    for (int32_t done = 0; done < count;) {
-      std::string error;
-      done += static_cast<int32_t>(E::StepMany(calls, states + done, actions + done, rngs + done,
-                                               options + done, resetting + done, rewards + done,
-                                               terminated + done, count - done, &error));
-      if (done < count) fail(done++, std::move(error));
-    }
-    for (int32_t done = 0; done < r;) {
-      std::string error;
-      done += static_cast<int32_t>(E::ResetMany(calls, reset_states + done, reset_rngs + done,
-                                                reset_options + done, r - done, &error));
-      if (done < r) fail(reset_at[done++], std::move(error));
-    }
-    // The rows, claimed together, then each block's stretch observed in one call.
+    AdvanceMany<E>(calls, states, actions, rngs, options, resetting, count, rewards, terminated,
+                   fail);
+    // The rows, claimed together, then each block's stretch recorded and observed.
     const int64_t b = options_.batch_size;
     const int64_t first_seq = next_seq_.fetch_add(count, std::memory_order_relaxed);
     for (int32_t k = 0; k < count;) {
       const int64_t seq = first_seq + k;
-      Block* block = BlockOf(seq);
+      char* const* bases = BlockOf(seq)->key_bases.data();
       const int64_t first_row = seq % b;
       const int32_t end = static_cast<int32_t>(std::min<int64_t>(count, k + (b - first_row)));
-      char* const* bases = block->key_bases.data();
       for (int32_t j = k; j < end; ++j) {
-        const int32_t id = items[j].env_id;
-        const int64_t row = first_row + (j - k);
         if ((failed >> j) & 1) continue;
-        EnvRecord& record = records[id];
-        bool ended = false, truncated = false;
-        double reward = 0.0;
-        if (resetting[j]) {
-          record.elapsed = 0;
-          record.started = true;
-          record.terminated_only = false;
-        } else {
-          reward = rewards[j];
-          ended = terminated[j] != 0;  // any non-zero byte: true
-          truncated = ++record.elapsed >= step_limit_;
-          record.terminated_only = ended && !truncated;
-        }
-        record.needs_reset = ended || truncated;
-        reinterpret_cast<double*>(bases[kReward])[row] = reward;
-        reinterpret_cast<bool*>(bases[kTerminated])[row] = ended;
-        reinterpret_cast<bool*>(bases[kTruncated])[row] = truncated;
-        reinterpret_cast<int32_t*>(bases[kEnvId])[row] = id;
-        reinterpret_cast<int32_t*>(bases[kElapsedStep])[row] = static_cast<int32_t>(record.elapsed);
+        RecordBatched(records[items[j].env_id], items[j].env_id, resetting[j], rewards[j],
+                      terminated[j], step_limit_, bases, first_row + (j - k));
       }
-      for (int32_t j = k; j < end;) {
-        if ((failed >> j) & 1) {
-          ++j;
-          continue;
-        }
-        int32_t stop = j + 1;
-        while (stop < end && !((failed >> stop) & 1)) ++stop;
-        std::string error;
-        const int32_t written =
-            j + static_cast<int32_t>(E::WriteMany(calls, states + j, bases + kNumCommon,
-                                                  row_bytes_ + kNumCommon, first_row + (j - k),
-                                                  stop - j, &error));
-        if (written < stop) {
-          fail(written, std::move(error));
-          stop = written + 1;
-        }
-        j = stop;
-      }
+      ObserveMany<E>(calls, states + k, end - k, failed >> k, bases, first_row,
+                     [&](int64_t j, std::string error) { fail(k + j, std::move(error)); });
       k = end;
     }
     for (const auto& [k, error] : errors) FailAt(items[k].env_id, first_seq + k, error.c_str());
@@ -684,6 +627,95 @@ class Pool {
       const int32_t end = static_cast<int32_t>(std::min<int64_t>(count, k + (b - seq % b)));
       Complete(BlockOf(seq), end - k);
       k = end;
+    }
+  }
+
+  // The three steps a batched env class (E::StepMany: FunctionEnv) shares between the sync
+  // loop (StepRun) and queued chunks (ProcessItemsBatched). Each env's pointers are given as
+  // arrays, entry k for the k-th env of the call. An env whose call fails is passed to
+  // fail(k, error) (which marks it failed) and the call goes on from the env after it.
+
+  // Steps `count` (<= kMaxGroup) envs, those with resetting[k] set skipped, writing rewards[k]
+  // and terminated[k] (a byte: any non-zero value is true), then resets the skipped ones.
+  template <typename E, typename OnFail>
+  static void AdvanceMany(const typename E::Batch& calls, void* const* states,
+                          const void* const* actions, void* const* rngs, const void* const* options,
+                          const uint8_t* resetting, int64_t count, double* rewards,
+                          uint8_t* terminated, OnFail&& fail) {
+    for (int64_t done = 0; done < count;) {
+      std::string error;
+      done +=
+          E::StepMany(calls, states + done, actions + done, rngs + done, options + done,
+                      resetting + done, rewards + done, terminated + done, count - done, &error);
+      if (done < count) fail(done++, std::move(error));
+    }
+    void* reset_states[kMaxGroup];
+    void* reset_rngs[kMaxGroup];
+    const void* reset_options[kMaxGroup];
+    int64_t reset_at[kMaxGroup];  // k of the j-th env to reset
+    int64_t r = 0;
+    for (int64_t k = 0; k < count; ++k) {
+      if (!resetting[k]) continue;
+      reset_states[r] = states[k];
+      reset_rngs[r] = rngs[k];
+      reset_options[r] = options[k];
+      reset_at[r++] = k;
+    }
+    for (int64_t done = 0; done < r;) {
+      std::string error;
+      done += E::ResetMany(calls, reset_states + done, reset_rngs + done, reset_options + done,
+                           r - done, &error);
+      if (done < r) fail(reset_at[done++], std::move(error));
+    }
+  }
+
+  // Env `id`'s results but its observation, in row `row` of the block whose keys start at
+  // `bases`, and its record brought up to date: after a reset (NEXT_STEP autoreset: a fresh
+  // episode, as E's ResetAfterTermination is Reset), or after a step that gave `reward` and
+  // `terminated`.
+  [[gnu::always_inline]] static void RecordBatched(EnvRecord& record, int32_t id, bool reset,
+                                                   double reward, uint8_t terminated,
+                                                   int64_t step_limit, char* const* bases,
+                                                   int64_t row) {
+    bool ended = false, truncated = false;
+    if (reset) {
+      reward = 0.0;
+      record.elapsed = 0;
+      record.started = true;
+    } else {
+      ended = terminated != 0;
+      truncated = ++record.elapsed >= step_limit;
+    }
+    record.needs_reset = ended || truncated;
+    record.terminated_only = ended && !truncated;
+    reinterpret_cast<double*>(bases[kReward])[row] = reward;
+    reinterpret_cast<bool*>(bases[kTerminated])[row] = ended;
+    reinterpret_cast<bool*>(bases[kTruncated])[row] = truncated;
+    reinterpret_cast<int32_t*>(bases[kEnvId])[row] = id;
+    reinterpret_cast<int32_t*>(bases[kElapsedStep])[row] = static_cast<int32_t>(record.elapsed);
+  }
+
+  // Observes `count` envs into consecutive rows from `first_row`: one call per stretch of
+  // envs between failed ones (bit k of `failed`).
+  template <typename E, typename OnFail>
+  void ObserveMany(const typename E::Batch& calls, void* const* states, int64_t count,
+                   uint64_t failed, char* const* bases, int64_t first_row, OnFail&& fail) const {
+    for (int64_t k = 0; k < count;) {
+      if ((failed >> k) & 1) {
+        ++k;
+        continue;
+      }
+      int64_t stop = k + 1;
+      while (stop < count && !((failed >> stop) & 1)) ++stop;
+      std::string error;
+      const int64_t written =
+          k + E::WriteMany(calls, states + k, bases + kNumCommon, row_bytes_ + kNumCommon,
+                           first_row + k, stop - k, &error);
+      if (written < stop) {
+        fail(written, std::move(error));
+        stop = written + 1;
+      }
+      k = stop;
     }
   }
 
@@ -985,14 +1017,11 @@ class Pool {
         const int64_t size = std::min(kMaxGroup, count - group);
         const int32_t* const group_ids = ids + group;
         uint8_t resetting[kMaxGroup];
-        int64_t reset_at[kMaxGroup];  // k of the group's j-th env that resets
-        int64_t r = 0;
         bool in_order = true;
         for (int64_t k = 0; k < size; ++k) {
           const int32_t id = group_ids[k];
           in_order &= id == group_ids[0] + k;
           resetting[k] = records[id].needs_reset;
-          if (resetting[k]) reset_at[r++] = k;
         }
         void* gathered_states[kMaxGroup];
         const void* gathered_actions[kMaxGroup];
@@ -1015,82 +1044,21 @@ class Pool {
           rngs = gathered_rngs;
           options = gathered_options;
         }
-        // An env that fails gets its row marked (and needs a reset); the envs after it in
-        // the same call are called again without it.
+        // An env that fails gets its row marked (and needs a reset).
         uint64_t failed = 0;  // bit k: env group_ids[k]
-        const auto fail = [&](int64_t k, const std::string& error) {
+        const auto fail = [&](int64_t k, std::string error) {
           FailAt(group_ids[k], seq + group + k, error.c_str());
           failed |= uint64_t{1} << k;
         };
-        for (int64_t done = 0; done < size;) {
-          std::string error;
-          done += E::StepMany(calls, states + done, step_actions + done, rngs + done,
-                              options + done, resetting + done, rewards + group + done,
-                              terminated_bytes + group + done, size - done, &error);
-          if (done < size) fail(done++, error);
-        }
+        AdvanceMany<E>(calls, states, step_actions, rngs, options, resetting, size, rewards + group,
+                       terminated_bytes + group, fail);
         for (int64_t k = 0; k < size; ++k) {
-          if (resetting[k] || ((failed >> k) & 1)) continue;
+          if ((failed >> k) & 1) continue;
           const int64_t i = group + k;
-          EnvRecord& record = records[group_ids[k]];
-          const int64_t elapsed = ++record.elapsed;
-          const bool terminated = terminated_bytes[i] != 0;  // any non-zero byte: true
-          const bool truncated = elapsed >= step_limit;
-          terminateds[i] = terminated;
-          truncateds[i] = truncated;
-          env_ids[i] = group_ids[k];
-          elapseds[i] = static_cast<int32_t>(elapsed);
-          record.needs_reset = terminated || truncated;
-          record.terminated_only = terminated && !truncated;
+          RecordBatched(records[group_ids[k]], group_ids[k], resetting[k], rewards[i],
+                        terminated_bytes[i], step_limit, bases, row + i);
         }
-        if (r > 0) {
-          void* reset_states[kMaxGroup];
-          void* reset_rngs[kMaxGroup];
-          const void* reset_options[kMaxGroup];
-          for (int64_t j = 0; j < r; ++j) {
-            reset_states[j] = states[reset_at[j]];
-            reset_rngs[j] = rngs[reset_at[j]];
-            reset_options[j] = options[reset_at[j]];
-          }
-          for (int64_t done = 0; done < r;) {
-            std::string error;
-            done += E::ResetMany(calls, reset_states + done, reset_rngs + done,
-                                 reset_options + done, r - done, &error);
-            if (done < r) fail(reset_at[done++], error);
-          }
-          for (int64_t j = 0; j < r; ++j) {
-            const int64_t k = reset_at[j];
-            if ((failed >> k) & 1) continue;
-            const int64_t i = group + k;
-            EnvRecord& record = records[group_ids[k]];
-            record.elapsed = 0;
-            record.needs_reset = false;
-            record.terminated_only = false;
-            record.started = true;
-            rewards[i] = 0.0;
-            terminateds[i] = false;
-            truncateds[i] = false;
-            env_ids[i] = group_ids[k];
-            elapseds[i] = 0;
-          }
-        }
-        // The observations: one call per stretch of rows between failed envs.
-        for (int64_t k = 0; k < size;) {
-          if ((failed >> k) & 1) {
-            ++k;
-            continue;
-          }
-          int64_t stop = k + 1;
-          while (stop < size && !((failed >> stop) & 1)) ++stop;
-          std::string error;
-          const int64_t written = k + E::WriteMany(calls, states + k, env_bases, env_row_bytes,
-                                                   row + group + k, stop - k, &error);
-          if (written < stop) {
-            fail(written, error);
-            stop = written + 1;
-          }
-          k = stop;
-        }
+        ObserveMany<E>(calls, states, size, failed, bases, row + group, fail);
       }
     } else {
       for (int64_t i = 0; i < count; ++i) {
