@@ -611,10 +611,11 @@ class Pool {
       char* const* bases = BlockOf(seq)->key_bases.data();
       const int64_t first_row = seq % b;
       const int32_t end = static_cast<int32_t>(std::min<int64_t>(count, k + (b - first_row)));
+      const CommonColumns columns(bases, first_row - k);
       for (int32_t j = k; j < end; ++j) {
         if ((failed >> j) & 1) continue;
         RecordBatched(records[items[j].env_id], items[j].env_id, resetting[j], rewards[j],
-                      terminated[j], step_limit_, bases, first_row + (j - k));
+                      terminated[j], step_limit_, columns, j);
       }
       ObserveMany<E>(calls, states + k, end - k, failed >> k, bases, first_row,
                      [&](int64_t j, std::string error) { fail(k + j, std::move(error)); });
@@ -669,13 +670,29 @@ class Pool {
     }
   }
 
-  // Env `id`'s results but its observation, in row `row` of the block whose keys start at
-  // `bases`, and its record brought up to date: after a reset (NEXT_STEP autoreset: a fresh
-  // episode, as E's ResetAfterTermination is Reset), or after a step that gave `reward` and
-  // `terminated`.
+  // A block's common keys as typed columns, from row `first_row` on (column[i]: row
+  // first_row + i). Loops that write many rows hold these in registers: read through the
+  // block's bases after each row's stores, which may alias them, they were loaded again.
+  struct CommonColumns {
+    CommonColumns(char* const* bases, int64_t first_row)
+        : reward(reinterpret_cast<double*>(bases[kReward]) + first_row),
+          terminated(reinterpret_cast<bool*>(bases[kTerminated]) + first_row),
+          truncated(reinterpret_cast<bool*>(bases[kTruncated]) + first_row),
+          env_id(reinterpret_cast<int32_t*>(bases[kEnvId]) + first_row),
+          elapsed_step(reinterpret_cast<int32_t*>(bases[kElapsedStep]) + first_row) {}
+    double* reward;
+    bool* terminated;
+    bool* truncated;
+    int32_t* env_id;
+    int32_t* elapsed_step;
+  };
+
+  // Env `id`'s results but its observation, in row `row` of `columns`, and its record brought
+  // up to date: after a reset (NEXT_STEP autoreset: a fresh episode, as E's
+  // ResetAfterTermination is Reset), or after a step that gave `reward` and `terminated`.
   [[gnu::always_inline]] static void RecordBatched(EnvRecord& record, int32_t id, bool reset,
                                                    double reward, uint8_t terminated,
-                                                   int64_t step_limit, char* const* bases,
+                                                   int64_t step_limit, const CommonColumns& columns,
                                                    int64_t row) {
     bool ended = false, truncated = false;
     if (reset) {
@@ -688,11 +705,11 @@ class Pool {
     }
     record.needs_reset = ended || truncated;
     record.terminated_only = ended && !truncated;
-    reinterpret_cast<double*>(bases[kReward])[row] = reward;
-    reinterpret_cast<bool*>(bases[kTerminated])[row] = ended;
-    reinterpret_cast<bool*>(bases[kTruncated])[row] = truncated;
-    reinterpret_cast<int32_t*>(bases[kEnvId])[row] = id;
-    reinterpret_cast<int32_t*>(bases[kElapsedStep])[row] = static_cast<int32_t>(record.elapsed);
+    columns.reward[row] = reward;
+    columns.terminated[row] = ended;
+    columns.truncated[row] = truncated;
+    columns.env_id[row] = id;
+    columns.elapsed_step[row] = static_cast<int32_t>(record.elapsed);
   }
 
   // Observes `count` envs into consecutive rows from `first_row`: one call per stretch of
@@ -973,11 +990,7 @@ class Pool {
   void StepRun(const int32_t* ids, int64_t count, Block* block, int64_t row, int64_t seq) {
     using Call = Calls<E>;
     char* const* bases = block->key_bases.data();
-    double* const rewards = reinterpret_cast<double*>(bases[kReward]) + row;
-    bool* const terminateds = reinterpret_cast<bool*>(bases[kTerminated]) + row;
-    bool* const truncateds = reinterpret_cast<bool*>(bases[kTruncated]) + row;
-    int32_t* const env_ids = reinterpret_cast<int32_t*>(bases[kEnvId]) + row;
-    int32_t* const elapseds = reinterpret_cast<int32_t*>(bases[kElapsedStep]) + row;
+    const CommonColumns columns(bases, row);  // row i of the run: columns.x[i]
     char* const* const env_bases = bases + kNumCommon;
     const size_t* const env_row_bytes = row_bytes_ + kNumCommon;
     const char* const actions = actions_.data();
@@ -990,11 +1003,11 @@ class Pool {
       const int64_t elapsed = ++record.elapsed;
       const bool terminated = env.terminated();
       const bool truncated = elapsed >= step_limit;
-      rewards[i] = env.reward();
-      terminateds[i] = terminated;
-      truncateds[i] = truncated;
-      env_ids[i] = ids[i];
-      elapseds[i] = static_cast<int32_t>(elapsed);
+      columns.reward[i] = env.reward();
+      columns.terminated[i] = terminated;
+      columns.truncated[i] = truncated;
+      columns.env_id[i] = ids[i];
+      columns.elapsed_step[i] = static_cast<int32_t>(elapsed);
       record.needs_reset = terminated || truncated;
       record.terminated_only = terminated && !truncated;
     };
@@ -1012,7 +1025,7 @@ class Pool {
       // consecutive ids (a sync step of every env) passes them as they lie there. Gathering
       // them from the env objects, and a call per env, cost more than stepping PyCartPole.
       const typename E::Batch calls = static_cast<const E&>(*records[ids[0]].env).BatchOf();
-      uint8_t* const terminated_bytes = reinterpret_cast<uint8_t*>(terminateds);
+      uint8_t* const terminated_bytes = reinterpret_cast<uint8_t*>(columns.terminated);
       for (int64_t group = 0; group < count; group += kMaxGroup) {
         const int64_t size = std::min(kMaxGroup, count - group);
         const int32_t* const group_ids = ids + group;
@@ -1050,13 +1063,13 @@ class Pool {
           FailAt(group_ids[k], seq + group + k, error.c_str());
           failed |= uint64_t{1} << k;
         };
-        AdvanceMany<E>(calls, states, step_actions, rngs, options, resetting, size, rewards + group,
-                       terminated_bytes + group, fail);
+        AdvanceMany<E>(calls, states, step_actions, rngs, options, resetting, size,
+                       columns.reward + group, terminated_bytes + group, fail);
         for (int64_t k = 0; k < size; ++k) {
           if ((failed >> k) & 1) continue;
           const int64_t i = group + k;
-          RecordBatched(records[group_ids[k]], group_ids[k], resetting[k], rewards[i],
-                        terminated_bytes[i], step_limit, bases, row + i);
+          RecordBatched(records[group_ids[k]], group_ids[k], resetting[k], columns.reward[i],
+                        terminated_bytes[i], step_limit, columns, i);
         }
         ObserveMany<E>(calls, states, size, failed, bases, row + group, fail);
       }
