@@ -16,8 +16,9 @@
 //   int64_t step_many(void* const* states, const void* const* actions, void* const* rngs,
 //                     const void* const* options, const uint8_t* skip, double* rewards,
 //                     uint8_t* terminated, int64_t count)
-//   int64_t observe_many(const void* const* states, void* const* outputs, int64_t num_keys,
-//                        int64_t count)    // env i's keys at outputs[i * num_keys ...]
+//   int64_t observe_many(const void* const* states, char* const* key_bases,
+//                        const int64_t* key_row_bytes, int64_t first_row, int64_t count)
+//                        // env i's key k at key_bases[k] + (first_row + i) * key_row_bytes[k]
 //
 // which do for env i = 0, 1, ... what reset, step (writing rewards[i] and terminated[i]; an
 // env with skip[i] != 0 is left alone, its slots untouched) and observe do, and return count,
@@ -57,8 +58,9 @@ using FunctionEnvStepMany = int64_t (*)(void* const* states, const void* const* 
                                         void* const* rngs, const void* const* options,
                                         const uint8_t* skip, double* rewards, uint8_t* terminated,
                                         int64_t count);
-using FunctionEnvObserveMany = int64_t (*)(const void* const* states, void* const* outputs,
-                                           int64_t num_keys, int64_t count);
+using FunctionEnvObserveMany = int64_t (*)(const void* const* states, char* const* key_bases,
+                                           const int64_t* key_row_bytes, int64_t first_row,
+                                           int64_t count);
 
 struct FunctionEnvDef {
   std::string name;
@@ -194,39 +196,26 @@ class FunctionEnv final : public Env {
                            const size_t* key_row_bytes, int64_t first_row, int64_t count,
                            std::string* error) {
     const FunctionEnvDef& def = *batch.def;
-    const size_t keys = batch.num_keys;
-    const auto output = [&](int64_t i, size_t k) -> void* {
-      return key_bases[k] + static_cast<size_t>(first_row + i) * key_row_bytes[k];
-    };
-    void* outputs[kOutputPointers];
-    if (def.observe_many == nullptr) {
-      for (int64_t i = 0; i < count; ++i) {
-        for (size_t k = 0; k < keys; ++k) outputs[k] = output(i, k);
-        const int code = def.observe(states[i], outputs);
-        if (code != 0) {
-          *error = ErrorMessage(def, code, "observe");
-          return i;
-        }
-      }
-      return count;
+    if (def.observe_many != nullptr) {
+      // size_t and int64_t are one type on the platforms this builds for (a byte count).
+      static_assert(sizeof(size_t) == sizeof(int64_t));
+      const int64_t done = def.observe_many(
+          states, key_bases, reinterpret_cast<const int64_t*>(key_row_bytes), first_row, count);
+      if (done < count) *error = ErrorMessage(def, 1, "observe");
+      return done;
     }
-    // In chunks whose output pointers fit one small buffer, whatever the number of keys.
-    const int64_t chunk = static_cast<int64_t>(kOutputPointers / keys);
-    int64_t done = 0;
-    while (done < count) {
-      const int64_t n = std::min(chunk, count - done);
-      for (int64_t i = 0; i < n; ++i) {
-        for (size_t k = 0; k < keys; ++k) {
-          outputs[static_cast<size_t>(i) * keys + k] = output(done + i, k);
-        }
+    void* outputs[kMaxKeys];
+    for (int64_t i = 0; i < count; ++i) {
+      for (size_t k = 0; k < batch.num_keys; ++k) {
+        outputs[k] = key_bases[k] + static_cast<size_t>(first_row + i) * key_row_bytes[k];
       }
-      const int64_t observed =
-          def.observe_many(states + done, outputs, static_cast<int64_t>(keys), n);
-      done += observed;
-      if (observed < n) break;
+      const int code = def.observe(states[i], outputs);
+      if (code != 0) {
+        *error = ErrorMessage(def, code, "observe");
+        return i;
+      }
     }
-    if (done < count) *error = ErrorMessage(def, 1, "observe");
-    return done;
+    return count;
   }
 
   void Write(const OutputSlot& out) const override {
@@ -237,7 +226,6 @@ class FunctionEnv final : public Env {
 
  private:
   static constexpr size_t kMaxKeys = 32;
-  static constexpr size_t kOutputPointers = 256;  // >= kMaxKeys
 
   // Inline and branch-only on success: it runs twice per step of a tiny env.
   void Check(int code, const char* what) const {

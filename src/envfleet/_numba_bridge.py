@@ -37,7 +37,7 @@ from numba.extending import intrinsic, models, overload_method, register_model
 from envfleet import _core
 
 # Bumped whenever the generated code changes meaning: part of every cache key.
-BRIDGE_VERSION = 7
+BRIDGE_VERSION = 8
 
 NumbaError = numba.core.errors.NumbaError
 
@@ -75,6 +75,16 @@ def as_rng(typingctx, ptr):
         return builder.bitcast(args[0], _I8P)
 
     return rng_type(types.voidptr), codegen
+
+
+@intrinsic
+def offset_pointer(typingctx, ptr, offset):
+    """``(char*)ptr + offset``: the address of a row, from its key's base and byte offset."""
+
+    def codegen(context, builder, signature, args):
+        return builder.gep(builder.bitcast(args[0], _I8P), [args[1]])
+
+    return types.voidptr(types.voidptr, types.int64), codegen
 
 
 _IR_TYPES = {types.float64: _F64, types.int64: _I64}
@@ -230,7 +240,7 @@ import collections
 import numpy as np
 from numba import carray, cfunc, types
 
-from envfleet._numba_bridge import as_rng
+from envfleet._numba_bridge import as_rng, offset_pointer
 
 STATE = np.{state_dtype!r}
 OPTIONS = np.{options_dtype!r}
@@ -241,7 +251,8 @@ STEP_SIG = types.int32(
 )
 OBSERVE_SIG = types.int32(types.voidptr, types.CPointer(types.voidptr))
 OBSERVE_MANY_SIG = types.int64(
-    types.CPointer(types.voidptr), types.CPointer(types.voidptr), types.int64, types.int64
+    types.CPointer(types.voidptr), types.CPointer(types.voidptr), types.CPointer(types.int64),
+    types.int64, types.int64,
 )
 RESET_MANY_SIG = types.int64(
     types.CPointer(types.voidptr), types.CPointer(types.voidptr), types.CPointer(types.voidptr),
@@ -322,10 +333,11 @@ def observe(state_p, outputs):
 
 
 @cfunc(OBSERVE_MANY_SIG, nopython=True, cache={cache})
-def observe_many(state_ps, output_ps, num_keys, count):
+def observe_many(state_ps, key_bases, key_row_bytes, first_row, count):
+{observe_many_keys}
     for i in range(count):
         state = carray(state_ps[i], 1, dtype=STATE)[0]
-        at = i * num_keys
+        row = first_row + i
         try:
             _user_observe({observe_many_args})
         except Exception:
@@ -380,7 +392,12 @@ def generate_source(plan: WrapperPlan, cache: bool) -> str:
         cache=cache,
         action=action,
         observe_args=observe_args("outputs[{}]"),
-        observe_many_args=observe_args("output_ps[at + {}]"),
+        # Key k's row: its base plus row times its row's bytes, both read once per call.
+        observe_many_keys="\n".join(
+            f"    base{k} = key_bases[{k}]\n    row_bytes{k} = key_row_bytes[{k}]"
+            for k in range(len(plan.obs) + len(plan.info))
+        ),
+        observe_many_args=observe_args("offset_pointer(base{0}, row * row_bytes{0})"),
     )
     return header + "\n".join(lines) + "\n" + body
 

@@ -129,10 +129,11 @@ int64_t CountStepMany(void* const* states, const void* const* actions, void* con
   }
   return count;
 }
-int64_t CountObserveMany(const void* const* states, void* const* outputs, int64_t num_keys,
-                         int64_t count) {
+int64_t CountObserveMany(const void* const* states, char* const* key_bases,
+                         const int64_t* key_row_bytes, int64_t first_row, int64_t count) {
   for (int64_t i = 0; i < count; ++i) {
-    if (CountObserve(states[i], outputs + i * num_keys) != 0) return i;
+    void* output = key_bases[0] + (first_row + i) * key_row_bytes[0];  // its one key
+    if (CountObserve(states[i], &output) != 0) return i;
   }
   return count;
 }
