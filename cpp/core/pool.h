@@ -632,11 +632,11 @@ class Pool {
       char* const* bases = BlockOf(seq)->key_bases.data();
       const int64_t first_row = seq % b;
       const int32_t end = static_cast<int32_t>(std::min<int64_t>(count, k + (b - first_row)));
-      const CommonColumns columns(bases, first_row - k);
+      const CommonColumns columns(bases, first_row);  // items[j]'s row: columns.x[j - k]
       for (int32_t j = k; j < end; ++j) {
         if ((failed >> j) & 1) continue;
         RecordBatched(records[items[j].env_id], items[j].env_id, resetting[j], rewards[j],
-                      terminated[j], step_limit_, columns, j);
+                      terminated[j], step_limit_, columns, j - k);
       }
       ObserveMany<E>(calls, states + k, end - k, failed >> k, bases, first_row,
                      [&](int64_t j, std::string error) { fail(k + j, std::move(error)); });
