@@ -1,18 +1,9 @@
 // The queue between send() and the workers: one producer (the Python thread, which holds the
-// GIL), many consumers (the workers, and the caller while it waits in recv()). It is made of
-// lanes, bounded rings in which each cell carries a sequence number (Vyukov's MPMC design), so
-// a consumer that was descheduled between claiming a cell and reading it can never be
-// overtaken by the producer. A Semaphore counts the items announced to the workers; the
-// caller may also take items it did not announce (TakeUnannounced) to step them itself
-// without waking anyone.
-//
-// Home lanes keep an env on one core: the pool queues an env's steps in the lane of its
-// home (a fixed range of env ids per stepping thread), and a taker takes from its own lane
-// first and only then from the others (stealing), then from the control lane (sweep tickets,
-// render items, exit items). With one shared ring, the threads took alternate chunks, so an
-// env's state, record and rows moved between cores at about every other step; for a tiny env
-// those moves were most of the step (CartPole-v1, 4096 envs in batches of 2048, one worker
-// and the caller: 17.5M steps/s; the worker alone, every env staying on its core: 28M).
+// GIL), many consumers (the workers, and the caller while it waits in recv()). A bounded ring
+// in which each cell carries a sequence number (Vyukov's MPMC design), so a consumer that was
+// descheduled between claiming a cell and reading it can never be overtaken by the producer.
+// A Semaphore counts the items announced to the workers; the caller may also take items it
+// did not announce (TakeUnannounced) to step them itself without waking anyone.
 #ifndef ENVFLEET_CORE_ACTION_QUEUE_H_
 #define ENVFLEET_CORE_ACTION_QUEUE_H_
 
@@ -21,7 +12,6 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
-#include <vector>
 
 #include "core/semaphore.h"
 
@@ -38,30 +28,23 @@ struct WorkItem {
 
 class ActionQueue {
  public:
-  // A control lane holding at least `min_capacity` items, and a home lane for each entry of
-  // `home_capacities` holding at least that many (none: one lane, a plain FIFO queue).
-  explicit ActionQueue(size_t min_capacity, const std::vector<size_t>& home_capacities = {})
-      : num_homes_(static_cast<int>(home_capacities.size())),
-        lanes_(std::make_unique<Lane[]>(home_capacities.size() + 1)) {
-    for (int lane = 0; lane < num_homes_; ++lane) lanes_[lane].Allocate(home_capacities[lane]);
-    lanes_[num_homes_].Allocate(min_capacity);
+  explicit ActionQueue(size_t min_capacity) {
+    capacity_ = 1;
+    while (capacity_ < min_capacity) capacity_ <<= 1;
+    cells_ = std::make_unique<Cell[]>(capacity_);
+    for (size_t i = 0; i < capacity_; ++i) cells_[i].sequence.store(i, std::memory_order_relaxed);
   }
 
-  int num_homes() const { return num_homes_; }
-
-  // Producer only: queues `item` in home lane `home`, or in the control lane (home < 0).
-  // A lane never holds more items than it was made for (an env has at most one action in
-  // flight; the pool sizes the control lane for its exit items, tickets and render items), so
-  // the wait below only covers a consumer that claimed a cell and has not read it yet.
-  void Push(const WorkItem& item, int home = -1) {
-    Lane& lane = lanes_[home < 0 ? num_homes_ : home];
-    const size_t pos = lane.tail;
-    Cell& cell = lane.cells[pos & lane.mask];
+  // Producer only. The queue never holds more items than there are envs (an env has at most
+  // one action in flight) plus the exit items, so the capacity is never exceeded; the wait
+  // below only covers a consumer that claimed a cell and has not read it yet.
+  void Push(const WorkItem& item) {
+    size_t pos = tail_;
+    Cell& cell = cells_[pos & (capacity_ - 1)];
     while (cell.sequence.load(std::memory_order_acquire) != pos) ENVFLEET_CPU_RELAX();
     cell.item = item;
     cell.sequence.store(pos + 1, std::memory_order_release);
-    lane.tail = pos + 1;
-    lane.published.store(pos + 1, std::memory_order_release);
+    tail_ = pos + 1;
   }
 
   void Announce(int64_t n) { announced_.Post(static_cast<int32_t>(n)); }
@@ -93,8 +76,7 @@ class ActionQueue {
   // `takers` is how many threads share the work (the fair-share divisor); `window` is the
   // worker's own, which this adapts.
   // `window` null: no polling, sleep at once (a spare worker: see Pool::WorkerLoop).
-  // `home`: the taker's home lane, taken from first.
-  int32_t Take(WorkItem* items, int32_t takers, SpinWindow* window, int home = 0) {
+  int32_t Take(WorkItem* items, int32_t takers, SpinWindow* window) {
     int32_t count = announced_.TryWaitSome(kMaxChunk, takers);
     if (count == 0 && window == nullptr) {
       count = announced_.WaitSome(kMaxChunk, takers);
@@ -109,7 +91,7 @@ class ActionQueue {
       announced_.Post(count - 1);
       count = 1;
     }
-    PopInto(items, count, home);
+    PopInto(items, count);
     return count;
   }
   // Take with the shortest spin.
@@ -118,15 +100,13 @@ class ActionQueue {
     return Take(items, takers, &window);
   }
   // The waiting caller: take a chunk of announced items if there are any right now.
-  int32_t TryTake(WorkItem* items, int32_t takers, int32_t most = kMaxChunk, int home = 0) {
+  int32_t TryTake(WorkItem* items, int32_t takers, int32_t most = kMaxChunk) {
     const int32_t count = announced_.TryWaitSome(most, takers);
-    PopInto(items, count, home);
+    PopInto(items, count);
     return count;
   }
   // The caller: take `count` items it pushed but chose not to announce.
-  void TakeUnannounced(WorkItem* items, int32_t count, int home = 0) {
-    PopInto(items, count, home);
-  }
+  void TakeUnannounced(WorkItem* items, int32_t count) { PopInto(items, count); }
 
   // Called before the exit items are pushed.
   void BeginStop() { stopping_.store(true, std::memory_order_seq_cst); }
@@ -137,62 +117,23 @@ class ActionQueue {
     WorkItem item;
   };
 
-  struct Lane {
-    void Allocate(size_t min_capacity) {
-      size_t capacity = 1;
-      while (capacity < min_capacity) capacity <<= 1;
-      mask = capacity - 1;
-      cells = std::make_unique<Cell[]>(capacity);
-      for (size_t i = 0; i < capacity; ++i) cells[i].sequence.store(i, std::memory_order_relaxed);
-    }
-    std::unique_ptr<Cell[]> cells;
-    size_t mask = 0;
-    alignas(64) size_t tail = 0;                   // the producer's
-    alignas(64) std::atomic<size_t> published{0};  // tail, as consumers may read it
-    alignas(64) std::atomic<size_t> head{0};       // the next cell to claim
-  };
-
-  // Takes `count` items: as many as its home lane holds (up to count), then from the other
-  // home lanes in turn, then from the control lane. The caller holds `count` announced (or
-  // reserved) items, and every taker claims only as many as it holds, so the items are there:
-  // a lane found empty was emptied by takers holding theirs, and the search goes round again.
-  void PopInto(WorkItem* items, int32_t count, int home) {
-    const int lanes = num_homes_ + 1;
-    const int first = num_homes_ > 0 ? home % num_homes_ : 0;
-    int32_t got = 0;
-    while (true) {
-      for (int k = 0; k < lanes && got < count; ++k) {
-        const int index = k == num_homes_ ? num_homes_ : (first + k) % num_homes_;
-        got += Claim(&lanes_[index], items + got, count - got);
-      }
-      if (got == count) return;
-      ENVFLEET_CPU_RELAX();
-    }
-  }
-
-  // Claims up to `most` published items of `lane` into `items`; returns how many.
-  static int32_t Claim(Lane* lane, WorkItem* items, int32_t most) {
-    size_t first = lane->head.load(std::memory_order_relaxed);
-    size_t n = 0;
-    do {
-      const size_t published = lane->published.load(std::memory_order_acquire);
-      if (first >= published) return 0;
-      n = std::min(static_cast<size_t>(most), published - first);
-    } while (!lane->head.compare_exchange_weak(first, first + n, std::memory_order_relaxed,
-                                               std::memory_order_relaxed));
-    for (size_t i = 0; i < n; ++i) {
-      const size_t pos = first + i;
-      Cell& cell = lane->cells[pos & lane->mask];
+  void PopInto(WorkItem* items, int32_t count) {
+    if (count <= 0) return;
+    const size_t first = head_.fetch_add(static_cast<size_t>(count), std::memory_order_relaxed);
+    for (int32_t i = 0; i < count; ++i) {
+      const size_t pos = first + static_cast<size_t>(i);
+      Cell& cell = cells_[pos & (capacity_ - 1)];
       while (cell.sequence.load(std::memory_order_acquire) != pos + 1) ENVFLEET_CPU_RELAX();
       items[i] = cell.item;
-      cell.sequence.store(pos + lane->mask + 1, std::memory_order_release);
+      cell.sequence.store(pos + capacity_, std::memory_order_release);
     }
-    return static_cast<int32_t>(n);
   }
 
-  const int num_homes_;
-  std::unique_ptr<Lane[]> lanes_;
-  alignas(64) Semaphore announced_;  // written by the producer and every taker
+  size_t capacity_;
+  std::unique_ptr<Cell[]> cells_;
+  alignas(64) size_t tail_ = 0;
+  alignas(64) std::atomic<size_t> head_{0};
+  Semaphore announced_;
   std::atomic<bool> stopping_{false};
 };
 

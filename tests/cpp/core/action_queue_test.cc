@@ -83,25 +83,6 @@ TEST(ActionQueue, ChunksAreFairSharesOfAtMostMaxChunk) {
   CHECK_EQ(queue.TryTake(items, 1), 0);
 }
 
-TEST(ActionQueue, ATakerTakesItsHomeLaneFirstThenStealsThenTakesControlItems) {
-  ActionQueue queue(8, {4, 4});
-  queue.Push(Item(0), 0);
-  queue.Push(Item(1), 0);
-  queue.Push(Item(2), 1);
-  queue.Push(Item(3), 1);
-  queue.Push(Item(4));  // the control lane
-  queue.Announce(5);
-  WorkItem items[ActionQueue::kMaxChunk];
-  REQUIRE_EQ(queue.TryTake(items, 1, /*most=*/3, /*home=*/1), 3);
-  CHECK(Same(items[0], Item(2)));  // its own lane, in push order
-  CHECK(Same(items[1], Item(3)));
-  CHECK(Same(items[2], Item(0)));  // then stolen from lane 0
-  REQUIRE_EQ(queue.TryTake(items, 1, /*most=*/5, /*home=*/0), 2);
-  CHECK(Same(items[0], Item(1)));
-  CHECK(Same(items[1], Item(4)));  // control items last
-  CHECK_EQ(queue.TryTake(items, 1), 0);
-}
-
 TEST(ActionQueue, TakeBlocksUntilItemsAreAnnounced) {
   ActionQueue queue(8);
   std::atomic<int32_t> got{-1};
