@@ -35,7 +35,6 @@
 #ifndef ENVFLEET_CORE_FUNCTION_ENV_H_
 #define ENVFLEET_CORE_FUNCTION_ENV_H_
 
-#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>

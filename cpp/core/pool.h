@@ -111,7 +111,7 @@ class Pool {
       : spec_(spec),
         kernels_(kernels),
         options_(Checked(std::move(options), configs.size())),
-        queue_(QueueCapacity(options_)),
+        queue_(QueueCapacity(options_), HomeCapacities(spec_, options_)),
         runs_(options_.num_threads + 1) {
     const int n = options_.num_envs;
     const int b = options_.batch_size;
@@ -165,6 +165,22 @@ class Pool {
   // tickets (a few per worker; a ticket not yet taken when its sweep ends only wastes a cell).
   static size_t QueueCapacity(const PoolOptions& options) {
     return static_cast<size_t>(options.num_envs) + 4 * static_cast<size_t>(options.num_threads) + 1;
+  }
+
+  // The queue's home lanes (see ActionQueue): one per thread that takes queued envs (the
+  // workers, and the waiting caller unless the env type is workers_only), no more than the
+  // cores, each a contiguous range of env ids. Workers beyond that share a lane.
+  static std::vector<size_t> HomeCapacities(const EnvSpec& spec, const PoolOptions& options) {
+    const int takers = options.num_threads + (spec.workers_only ? 0 : 1);
+    const int64_t homes = std::max(1, std::min(takers, UsableCores()));
+    std::vector<size_t> capacities(static_cast<size_t>(homes), 0);
+    for (int64_t env = 0; env < options.num_envs; ++env) {
+      ++capacities[static_cast<size_t>(HomeOf(env, homes, options.num_envs))];
+    }
+    return capacities;
+  }
+  static int HomeOf(int64_t env_id, int64_t homes, int64_t num_envs) {
+    return static_cast<int>(env_id * homes / num_envs);
   }
 
   // The bindings check every option with a message naming it first; this guard keeps a C++
@@ -243,7 +259,10 @@ class Pool {
       StartSweep(env_ids, static_cast<int64_t>(count), reset, seq, caller_steps);
       return;
     }
-    for (size_t i = 0; i < count; ++i) queue_.Push({env_ids[i], reset, -1});
+    const int homes = queue_.num_homes();
+    for (size_t i = 0; i < count; ++i) {
+      queue_.Push({env_ids[i], reset, -1}, HomeOf(env_ids[i], homes, options_.num_envs));
+    }
     pending_ += static_cast<int64_t>(count);
     // The caller steps about its fair share itself rather than hand everything to the
     // workers: with one env this removes the thread hand-off entirely.
@@ -397,9 +416,7 @@ class Pool {
   void Close() {
     if (closed_) return;
     closed_ = true;
-    queue_.BeginStop();
-    for (int t = 0; t < workers_->size(); ++t) queue_.Push({-1, false, -1});
-    queue_.Announce(workers_->size());
+    queue_.Stop(workers_->size());
     workers_->Join();
   }
 
@@ -454,8 +471,10 @@ class Pool {
     // (CartPole-v1, 1024 envs, sync: two workers on two cores 33.6M steps/s, one 50.4M). They
     // sleep until work is posted, and still help with queued envs (async mode).
     const bool spare = caller_helps_queue_ && worker >= usable_cores_ - 1;
+    // Its home lane: the caller's is 0 when it takes queued envs.
+    const int home = (worker + (caller_helps_queue_ ? 1 : 0)) % queue_.num_homes();
     while (true) {
-      const int32_t count = queue_.Take(items, takers_, spare ? nullptr : &window);
+      const int32_t count = queue_.Take(items, takers_, spare ? nullptr : &window, home);
       if (items[count - 1].env_id < 0) {  // the exit item comes alone (see ActionQueue::Take)
         return;
       }

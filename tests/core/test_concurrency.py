@@ -4,10 +4,14 @@ thread_pool.h), through the test-only module _envfleet_testing (tests/cpp/testin
 import pytest
 
 
+@pytest.mark.parametrize("homes", [0, 1, 3])
 @pytest.mark.parametrize("consumers", [1, 2, 4, 8])
 @pytest.mark.parametrize("burst,reserve", [(1, 0), (1, 1), (7, 2), (64, 0), (64, 21)])
-def test_action_queue_delivers_every_item_exactly_once(testing_module, consumers, burst, reserve):
-    counts = testing_module.action_queue_stress(consumers, 20_000, burst, reserve)
+def test_action_queue_delivers_every_item_exactly_once(
+    testing_module, consumers, burst, reserve, homes
+):
+    # homes: 0, one FIFO lane; else items spread over home lanes, taken own lane first.
+    counts = testing_module.action_queue_stress(consumers, 20_000, burst, reserve, homes)
     assert len(counts) == 20_000
     wrong = [i for i, c in enumerate(counts) if c != 1]
     assert not wrong, f"taken != once: {wrong[:10]} ({[counts[i] for i in wrong[:10]]})"

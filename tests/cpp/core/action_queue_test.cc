@@ -1,6 +1,7 @@
 // cpp/core/action_queue.h: items come out whole and in push order, only announced items go to
-// Take/TryTake, chunks are fair shares of at most kMaxChunk, a stopping queue hands out one
-// item per Take, and concurrent takers take every item exactly once.
+// Take/TryTake, chunks are fair shares of at most kMaxChunk, a stopped queue hands out one
+// item per Take and one exit item per worker, home lanes are taken own lane first (a lane far
+// behind first), and concurrent takers take every item exactly once.
 #include "core/action_queue.h"
 
 #include <algorithm>
@@ -83,6 +84,53 @@ TEST(ActionQueue, ChunksAreFairSharesOfAtMostMaxChunk) {
   CHECK_EQ(queue.TryTake(items, 1), 0);
 }
 
+TEST(ActionQueue, ATakerTakesItsHomeLaneFirstThenStealsThenTakesControlItems) {
+  ActionQueue queue(8, {4, 4});
+  queue.Push(Item(0), 0);
+  queue.Push(Item(1), 0);
+  queue.Push(Item(2), 1);
+  queue.Push(Item(3), 1);
+  queue.Push(Item(4));  // the control lane
+  queue.Announce(5);
+  WorkItem items[ActionQueue::kMaxChunk];
+  REQUIRE_EQ(queue.TryTake(items, 1, /*most=*/3, /*home=*/1), 3);
+  CHECK(Same(items[0], Item(2)));  // its own lane, in push order
+  CHECK(Same(items[1], Item(3)));
+  CHECK(Same(items[2], Item(0)));  // then stolen from lane 0
+  REQUIRE_EQ(queue.TryTake(items, 1, /*most=*/5, /*home=*/0), 2);
+  CHECK(Same(items[0], Item(1)));
+  CHECK(Same(items[1], Item(4)));  // control items last
+  CHECK_EQ(queue.TryTake(items, 1), 0);
+}
+
+TEST(ActionQueue, ALaneWhoseFirstItemIsFarOlderThanTheOwnLanesGoesFirst) {
+  // The caller's loop in an async pool whose worker has no core: the caller takes its own
+  // lane, returns those envs, gets them back, and so on. Lane 1's items must not wait for
+  // ever: once its first item is more than `patience` (here 2) pushes older than the first
+  // item of the taker's own lane, lane 1 goes first.
+  ActionQueue queue(8, {4, 4}, /*patience=*/2);
+  queue.Push(Item(10), 1);  // push number 0
+  queue.Push(Item(11), 1);  // 1
+  queue.Announce(2);
+  WorkItem items[ActionQueue::kMaxChunk];
+  // Round 0: the own lane's first item has number 2; 10 is 2 older, not more: own lane first.
+  queue.Push(Item(0), 0);
+  queue.Push(Item(1), 0);
+  queue.Announce(2);
+  REQUIRE_EQ(queue.TryTake(items, 1, /*most=*/2, /*home=*/0), 2);
+  CHECK(Same(items[0], Item(0)));
+  CHECK(Same(items[1], Item(1)));
+  // Round 1: the own lane's first item has number 4; lane 1 goes first, then the own lane.
+  queue.Push(Item(2), 0);
+  queue.Push(Item(3), 0);
+  queue.Announce(2);
+  REQUIRE_EQ(queue.TryTake(items, 1, /*most=*/4, /*home=*/0), 4);
+  CHECK(Same(items[0], Item(10)));
+  CHECK(Same(items[1], Item(11)));
+  CHECK(Same(items[2], Item(2)));
+  CHECK(Same(items[3], Item(3)));
+}
+
 TEST(ActionQueue, TakeBlocksUntilItemsAreAnnounced) {
   ActionQueue queue(8);
   std::atomic<int32_t> got{-1};
@@ -113,18 +161,72 @@ TEST(ActionQueue, TheSpinWindowFollowsShortGapsAndDropsAfterALongOne) {
   CHECK(window.get() == ActionQueue::SpinWindow::kMinSpin);
 }
 
-TEST(ActionQueue, AStoppingQueueHandsOutOneItemPerTake) {
-  // Exit items are queued last, one per worker: once stopping, Take hands out one item at a
-  // time so no worker swallows another's exit item. Without BeginStop it takes a chunk.
-  for (bool stopping : {false, true}) {
-    ActionQueue queue(8);
-    if (stopping) queue.BeginStop();
-    for (int i = 0; i < 3; ++i) queue.Push({-1, false, -1});
+TEST(ActionQueue, AStoppedQueueHandsOutWhatIsQueuedOneByOneThenOneExitItemPerWorker) {
+  for (size_t homes : {0, 2}) {
+    ActionQueue queue(8, std::vector<size_t>(homes, 4));
+    for (int i = 0; i < 3; ++i) queue.Push(Item(i), homes > 0 ? i % 2 : -1);
     queue.Announce(3);
+    queue.Stop(2);
     WorkItem items[ActionQueue::kMaxChunk];
-    CHECK_EQ(queue.Take(items, 1), stopping ? 1 : 3);
-    CHECK_EQ(items[0].env_id, -1);
-    CHECK_EQ(queue.TryTake(items, 1), stopping ? 2 : 0);  // the rest are still announced
+    int32_t seen = 0;
+    for (int i = 0; i < 3; ++i) {
+      REQUIRE_EQ(queue.Take(items, 1), 1);  // one at a time: 5 permits, 3 items
+      CHECK(items[0].env_id >= 0);
+      seen += 1 << items[0].env_id;
+    }
+    CHECK_EQ(seen, 7);
+    for (int worker = 0; worker < 2; ++worker) {
+      REQUIRE_EQ(queue.Take(items, 1), 1);
+      CHECK_EQ(items[0].env_id, -1);
+    }
+    CHECK_EQ(queue.TryTake(items, 1), 0);  // nothing left over
+  }
+}
+
+TEST(ActionQueue, APermitHolderFromBeforeTheStopGetsItsItemsOrAnExitAndNeverWaits) {
+  // A taker that took 3 permits before Stop finds the lanes emptied by takers holding later
+  // permits: it gets what is left, or an exit item, and hands the other permits back.
+  ActionQueue queue(8, {4, 4});
+  for (int i = 0; i < 3; ++i) queue.Push(Item(i), i % 2);
+  queue.Announce(3);
+  queue.Stop(2);
+  WorkItem items[ActionQueue::kMaxChunk];
+  REQUIRE_EQ(queue.TryTake(items, 1, /*most=*/3), 3);  // emptied by a taker with 3 permits
+  REQUIRE_EQ(queue.TryTake(items, 1, /*most=*/2), 1);  // 2 permits, no item: one exit
+  CHECK_EQ(items[0].env_id, -1);
+  REQUIRE_EQ(queue.Take(items, 1), 1);  // the permit handed back: the other worker's exit
+  CHECK_EQ(items[0].env_id, -1);
+  CHECK_EQ(queue.TryTake(items, 1), 0);
+}
+
+TEST(ActionQueue, WorkersStoppedWhileHomeLanesAreFullEachExitOnce) {
+  // Close() while async steps are queued in home lanes: every worker leaves, none twice.
+  constexpr int kWorkers = 3;
+  for (int round = 0; round < 200; ++round) {
+    ActionQueue queue(16, {64, 64});
+    std::atomic<int> exited{0};
+    std::atomic<int> misplaced_exits{0};
+    std::vector<std::thread> workers;
+    for (int t = 0; t < kWorkers; ++t) {
+      workers.emplace_back([&, t] {
+        WorkItem items[ActionQueue::kMaxChunk];
+        ActionQueue::SpinWindow window;
+        while (true) {
+          const int32_t n = queue.Take(items, kWorkers, &window, t);
+          for (int32_t i = 0; i + 1 < n; ++i) misplaced_exits += items[i].env_id < 0;
+          if (items[n - 1].env_id < 0) {
+            exited.fetch_add(1);
+            return;
+          }
+        }
+      });
+    }
+    for (int i = 0; i < 100; ++i) queue.Push(Item(i), i % 2);
+    queue.Announce(100);
+    queue.Stop(kWorkers);
+    for (auto& w : workers) w.join();  // a worker left without an exit item would hang here
+    CHECK_EQ(exited.load(), kWorkers);
+    CHECK_EQ(misplaced_exits.load(), 0);
   }
 }
 
@@ -148,9 +250,7 @@ TEST(ActionQueue, StoppedWorkersEachTakeTheirOwnExitItem) {
     });
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  queue.BeginStop();
-  for (int t = 0; t < kWorkers; ++t) queue.Push({-1, false, -1});
-  queue.Announce(kWorkers);
+  queue.Stop(kWorkers);
   for (auto& w : workers) w.join();  // a worker left without an exit item would hang here
   CHECK_EQ(exited.load(), kWorkers);
   CHECK_EQ(extra.load(), 0);
@@ -197,9 +297,7 @@ TEST(ActionQueue, ConcurrentTakersTakeEveryItemExactlyOnce) {
         }
         while (done.load() < start + count) record(items, queue.TryTake(items, consumers + 1));
       }
-      queue.BeginStop();
-      for (int c = 0; c < consumers; ++c) queue.Push({-1, false, -1});
-      queue.Announce(consumers);
+      queue.Stop(consumers);
       for (auto& t : threads) t.join();
       int wrong = 0;
       for (auto& t : taken) wrong += t.load() != 1;

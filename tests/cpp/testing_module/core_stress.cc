@@ -23,19 +23,26 @@ namespace {
 
 // One producer pushes `num_items` items in bursts of `burst` (announcing all but `reserve`
 // of each burst, which the producer takes itself, as recv() does); `num_consumers` threads
-// take the announced ones. Returns how many times each item was taken.
-std::vector<int> ActionQueueStress(int num_consumers, int num_items, int burst, int reserve) {
+// take the announced ones. With `homes` > 0, item i goes to home lane i % homes and consumer
+// c takes from lane (c + 1) % homes first (the producer from lane 0), as the pool's async
+// steps do. Returns how many times each item was taken.
+std::vector<int> ActionQueueStress(int num_consumers, int num_items, int burst, int reserve,
+                                   int homes) {
   std::vector<std::atomic<int>> taken(static_cast<size_t>(num_items));
-  ActionQueue queue(static_cast<size_t>(burst + num_consumers + 1));
+  ActionQueue queue(static_cast<size_t>(burst + num_consumers + 1),
+                    std::vector<size_t>(static_cast<size_t>(homes), static_cast<size_t>(burst)));
+  const auto lane_of = [homes](int item) { return homes > 0 ? item % homes : -1; };
   std::atomic<int> done{0};
   {
     nb::gil_scoped_release release;
     std::vector<std::thread> consumers;
     for (int c = 0; c < num_consumers; ++c) {
-      consumers.emplace_back([&] {
+      consumers.emplace_back([&, c] {
         WorkItem items[ActionQueue::kMaxChunk];
+        ActionQueue::SpinWindow window;
+        const int home = homes > 0 ? (c + 1) % homes : 0;
         while (true) {
-          const int32_t count = queue.Take(items, num_consumers + 1);
+          const int32_t count = queue.Take(items, num_consumers + 1, &window, home);
           for (int32_t i = 0; i < count; ++i) {
             if (items[i].env_id < 0) return;
             taken[static_cast<size_t>(items[i].env_id)].fetch_add(1);
@@ -47,7 +54,7 @@ std::vector<int> ActionQueueStress(int num_consumers, int num_items, int burst, 
     for (int start = 0; start < num_items; start += burst) {
       const int count = std::min(burst, num_items - start);
       const int mine = std::min(reserve, count);
-      for (int i = 0; i < count; ++i) queue.Push({start + i, false, -1});
+      for (int i = 0; i < count; ++i) queue.Push({start + i, false, -1}, lane_of(start + i));
       queue.Announce(count - mine);
       WorkItem items[ActionQueue::kMaxChunk];
       for (int i = 0; i < mine;) {
@@ -68,9 +75,7 @@ std::vector<int> ActionQueueStress(int num_consumers, int num_items, int burst, 
         }
       }
     }
-    queue.BeginStop();
-    for (int c = 0; c < num_consumers; ++c) queue.Push({-1, false, -1});
-    queue.Announce(num_consumers);
+    queue.Stop(num_consumers);
     for (auto& t : consumers) t.join();
   }
   std::vector<int> out;
@@ -123,7 +128,7 @@ void BindCoreTesting(nb::module_& m) {
   m.def("parallel_for_check", &ParallelForCheck, nb::arg("n"), nb::arg("num_threads"),
         nb::arg("fail_at") = -1);
   m.def("action_queue_stress", &ActionQueueStress, nb::arg("num_consumers"), nb::arg("num_items"),
-        nb::arg("burst"), nb::arg("reserve"));
+        nb::arg("burst"), nb::arg("reserve"), nb::arg("homes") = 0);
   m.def("semaphore_stress", &SemaphoreStress, nb::arg("num_threads"), nb::arg("per_thread"),
         nb::arg("chunk"));
 }
