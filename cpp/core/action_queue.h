@@ -8,11 +8,12 @@
 //
 // Home lanes keep an env on one core: the pool queues an env's steps in the lane of its
 // home (a fixed range of env ids per stepping thread), and a taker takes from its own lane
-// first and only then from the others (stealing), then from the control lane (sweep tickets,
-// render items, exit items). With one shared ring, the threads took alternate chunks, so an
-// env's state, record and rows moved between cores at about every other step; for a tiny env
-// those moves were most of the step (CartPole-v1, 4096 envs in batches of 2048, one worker
-// and the caller: 17.5M steps/s; the worker alone, every env staying on its core: 28M).
+// first and only then from the others (stealing), then from the control lane (sweep tickets
+// and render items; exit items are not queued, see Stop). With one shared ring, the threads took
+// alternate chunks, so an env's state, record and rows moved between cores at about every other
+// step; for a tiny env those moves were most of the step (CartPole-v1, 4096 envs in batches of
+// 2048, one worker and the caller: 17.5M steps/s; the worker alone, every env staying on its core:
+// 28M).
 //
 // Own lane first must not mean "only own lane while it has items": the caller in recv() takes
 // its own lane, returns those envs, gets them back at the next send(), and could go on like
@@ -68,7 +69,7 @@ class ActionQueue {
 
   // Producer only: queues `item` in home lane `home`, or in the control lane (home < 0).
   // A lane never holds more items than it was made for (an env has at most one action in
-  // flight; the pool sizes the control lane for its exit items, tickets and render items), so
+  // flight; the pool sizes the control lane for its sweep tickets and render items), so
   // the wait below only covers a consumer that claimed a cell and has not read it yet.
   void Push(const WorkItem& item, int home = -1) {
     Lane& lane = lanes_[home < 0 ? num_homes_ : home];
