@@ -153,7 +153,17 @@ class ActionQueue {
   void Stop(int32_t workers) {
     stopping_.store(true, std::memory_order_seq_cst);
     announced_.Post(workers);
+    spare_gate_.Post(workers);
   }
+  bool stopping() const { return stopping_.load(std::memory_order_seq_cst); }
+
+  // Spare workers (see Pool::SpareLoop) sleep here rather than on the announcements, which
+  // would wake them at every send(); the pool wakes them for control items (render items),
+  // and Stop for good.
+  void WaitSpareGate() { spare_gate_.Wait(); }
+  void WakeSpares(int32_t n) { spare_gate_.Post(n); }
+  // A home for TryTake: the control lane first, then the home lanes.
+  static constexpr int kControlFirst = -1;
 
  private:
   struct alignas(64) Cell {
@@ -195,10 +205,12 @@ class ActionQueue {
   // items it took.
   int32_t PopInto(WorkItem* items, int32_t count, int home) {
     const int lanes = num_homes_ + 1;
-    const int first = num_homes_ > 0 ? home % num_homes_ : 0;
+    const int first = num_homes_ > 0 && home > 0 ? home % num_homes_ : 0;
     int32_t got = 0;
     while (true) {
-      if (num_homes_ > 0) {
+      if (home == kControlFirst) {
+        got += Claim(&lanes_[num_homes_], items, count);
+      } else if (num_homes_ > 0) {
         // Lanes whose first item is older than the own lane's by more than the patience go
         // first. (The own lane empty: the search below steals anyway.)
         uint64_t own = 0;
@@ -262,6 +274,7 @@ class ActionQueue {
   // The producer's count of its pushes, away from the fields every taker reads.
   alignas(64) uint64_t pushes_ = 0;
   alignas(64) Semaphore announced_;  // written by the producer and every taker
+  Semaphore spare_gate_;
   std::atomic<bool> stopping_{false};
 };
 
