@@ -77,6 +77,20 @@ def _hang_watchdog():
     faulthandler.cancel_dump_traceback_later()
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _sb3_logs_in_pytest_tmp(tmp_path_factory):
+    # Stable-Baselines3 makes a fresh `SB3-<date>` folder under the system temp dir on every
+    # `learn()` unless SB3_LOGDIR names one: the suite left hundreds behind per run. pytest
+    # prunes its own temp folders, so the logs go there.
+    previous = os.environ.get("SB3_LOGDIR")
+    os.environ["SB3_LOGDIR"] = str(tmp_path_factory.mktemp("sb3_logs"))
+    yield
+    if previous is None:
+        os.environ.pop("SB3_LOGDIR", None)
+    else:
+        os.environ["SB3_LOGDIR"] = previous
+
+
 @pytest.fixture
 def counting():
     """``counting(**kwargs)`` makes a Counting-v0 Gymnasium pool and closes it after the test."""

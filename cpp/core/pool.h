@@ -152,7 +152,7 @@ class Pool {
     // CartPole's async batches 14% slower with two workers on two cores.)
     caller_helps_queue_ = !spec_.workers_only;
     spare_workers_ = SpareWorkers(spec_, options_);
-    takers_ = options_.num_threads - spare_workers_ + (caller_helps_queue_ ? 1 : 0);
+    takers_ = QueueTakers(spec_, options_);
     workers_ = std::make_unique<ThreadPool>(options_.num_threads, options_.thread_affinity_offset,
                                             [this](int worker) { WorkerLoop(worker); });
   }
@@ -172,9 +172,7 @@ class Pool {
   // workers, and the waiting caller unless the env type is workers_only), no more than the
   // cores, each a contiguous range of env ids. Workers beyond that share a lane.
   static std::vector<size_t> HomeCapacities(const EnvSpec& spec, const PoolOptions& options) {
-    const int takers =
-        options.num_threads - SpareWorkers(spec, options) + (spec.workers_only ? 0 : 1);
-    const int64_t homes = std::max(1, std::min(takers, UsableCores()));
+    const int64_t homes = std::max(1, std::min(QueueTakers(spec, options), UsableCores()));
     std::vector<size_t> capacities(static_cast<size_t>(homes), 0);
     for (int64_t env = 0; env < options.num_envs; ++env) {
       ++capacities[static_cast<size_t>(HomeOf(env, homes, options.num_envs))];
@@ -186,6 +184,11 @@ class Pool {
   static int SpareWorkers(const EnvSpec& spec, const PoolOptions& options) {
     if (spec.workers_only) return 0;
     return std::max(0, options.num_threads - std::max(UsableCores() - 1, 0));
+  }
+  // The threads that take queued steps: the workers that are not spare, and the waiting caller
+  // unless the env type is workers_only.
+  static int QueueTakers(const EnvSpec& spec, const PoolOptions& options) {
+    return options.num_threads - SpareWorkers(spec, options) + (spec.workers_only ? 0 : 1);
   }
   static int HomeOf(int64_t env_id, int64_t homes, int64_t num_envs) {
     return static_cast<int>(env_id * homes / num_envs);
