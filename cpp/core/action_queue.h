@@ -55,7 +55,8 @@ class ActionQueue {
  public:
   // A control lane holding at least `min_capacity` items, and a home lane for each entry of
   // `home_capacities` holding at least that many (none: one lane, a plain FIFO queue).
-  // `patience`: after how many later pushes an item is overdue (0: 4 x the home lanes' total).
+  // `patience`: after how many later pushes an item is overdue (0: the home lanes' total
+  // capacity, which for the pool is one push of every env).
   explicit ActionQueue(size_t min_capacity, const std::vector<size_t>& home_capacities = {},
                        uint64_t patience = 0)
       : num_homes_(static_cast<int>(home_capacities.size())),
@@ -139,9 +140,10 @@ class ActionQueue {
   int32_t TryTake(WorkItem* items, int32_t takers, int32_t most = kMaxChunk, int home = 0) {
     return PopInto(items, announced_.TryWaitSome(most, takers), home);
   }
-  // The caller: take `count` items it pushed but chose not to announce.
-  void TakeUnannounced(WorkItem* items, int32_t count, int home = 0) {
-    PopInto(items, count, home);  // never while stopping: all `count` are there
+  // The caller: take `count` items it pushed but chose not to announce, its own lane (0)
+  // first.
+  void TakeUnannounced(WorkItem* items, int32_t count) {
+    PopInto(items, count, /*home=*/0);  // never while stopping: all `count` are there
   }
 
   // Producer only, once no call is running: each of `workers` takers gets an exit item
