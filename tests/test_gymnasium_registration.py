@@ -28,9 +28,10 @@ def test_make_vec_gives_a_pool_with_gymnasiums_conventions(mode):
     env = gymnasium.make_vec("envfleet/CartPole-v1", num_envs=3, vectorization_mode=mode)
     try:
         assert isinstance(env, envfleet.GymnasiumVectorEnvPool) and isinstance(env, VectorEnv)
-        assert env.spec.config.conventions == "gymnasium"
+        assert env.config.conventions == "gymnasium"
         assert env.observation_space == batch_space(env.single_observation_space, 3)
-        assert env.spec.id == "CartPole-v1" and env.spec.max_episode_steps == 500
+        # Gymnasium's EnvSpec of the call, as make_vec gives its own vector envs.
+        assert env.spec.id == "envfleet/CartPole-v1" and env.spec.max_episode_steps == 500
         obs, _ = env.reset(seed=0)
         assert obs.shape == (3, 4)
         _, rew, *_ = env.step(env.action_space.sample())
@@ -49,7 +50,7 @@ def test_make_vec_passes_options_and_works_under_vector_wrappers():
             *_, info = env.step(np.array([1, 2]))
         assert info["_episode"].tolist() == [True, True]
         assert info["episode"]["r"].tolist() == [3.0, 6.0]
-        assert env.unwrapped.spec.config.seed == (5, 6)
+        assert env.unwrapped.config.seed == (5, 6)
     finally:
         env.close()
 

@@ -61,7 +61,7 @@ def test_sync_cartpole_matches_local_pool():
     )
     local = envfleet.make("CartPole-v1", num_envs=5, seed=3, render_mode="rgb_array")
     try:
-        assert isinstance(dist, envfleet.GymnasiumVectorEnvPool)
+        assert isinstance(dist, envfleet.GymnasiumEnvPool)  # EnvPool's conventions
         assert isinstance(dist._pool, RayPool)
         assert [list(w["env_ids"]) for w in workers(dist)] == [[0, 1, 2], [3, 4]]
         assert dist.single_observation_space == local.single_observation_space

@@ -249,8 +249,9 @@ def test_make_spec_of_an_options_task_keeps_registered_defaults():
 
 def test_make_variants_return_their_front_ends():
     for make, kwargs, cls in [
-        (envfleet.make_gymnasium, {}, envfleet.GymnasiumVectorEnvPool),
-        (envfleet.make_gym, {}, envfleet.GymnasiumVectorEnvPool),  # as in EnvPool 1.2.5
+        (envfleet.make_gymnasium, {}, envfleet.GymnasiumEnvPool),
+        (envfleet.make_gymnasium, {"conventions": "gymnasium"}, envfleet.GymnasiumVectorEnvPool),
+        (envfleet.make_gym, {}, envfleet.GymnasiumEnvPool),  # as in EnvPool 1.2.5
         (envfleet.make_gym, {"legacy_api": True}, envfleet.GymEnvPool),
         (envfleet.make_dm, {}, envfleet.DmEnvPool),
     ]:

@@ -1,14 +1,16 @@
 """envfleet: many reinforcement-learning environments at once, from a C++ thread pool.
 
-A drop-in for EnvPool's documented interface (``import envfleet as envpool``): its pools
-follow EnvPool 1.2.5's conventions, and sync pools are also real
-``gymnasium.vector.VectorEnv``s; ``conventions="gymnasium"`` (or
-``gymnasium.make_vec("envfleet/<task id>", ...)``) gives Gymnasium's own VectorEnv conventions.
+A drop-in for EnvPool's documented interface (``import envfleet as envpool``, EnvPool's module
+paths included; :func:`alias_as_envpool` for libraries that import envpool themselves): its
+pools follow EnvPool 1.2.5's conventions. ``gymnasium.make_vec("envfleet/<task id>", ...)`` (or
+``conventions="gymnasium"``) gives pools that are real ``gymnasium.vector.VectorEnv``s, with
+Gymnasium's own conventions.
 """
 
 from envfleet import families as _families  # noqa: F401  (registers the task ids)
 from envfleet.base import PoolBase
 from envfleet.dm import DmEnvPool
+from envfleet.envpool_alias import alias_as_envpool
 from envfleet.errors import EngineNotInstalledError, EnvError
 from envfleet.gym_env import GymEnvPool
 from envfleet.gymnasium_env import GymnasiumEnvPool, GymnasiumVectorEnvPool
@@ -20,6 +22,11 @@ from envfleet.spec import AutoresetMode, Conventions, EnvSpec
 # EnvPool's names: its dm pool class, and the base of every pool.
 DMEnvPool = DmEnvPool
 EnvPool = PoolBase
+
+# EnvPool's module paths (envpool.python.protocol, envpool.registration, ...), loaded with the
+# package so that attribute chains such as envpool.python.envpool.EnvPoolMixin resolve, as
+# they do after EnvPool's own import. They only name objects defined above.
+from envfleet import python, registration  # noqa: E402, F401
 
 __version__ = "0.1.0"
 
@@ -39,6 +46,7 @@ __all__ = [
     "GymnasiumEnvPool",
     "AutoresetMode",
     "Conventions",
+    "alias_as_envpool",
     "DmEnvPool",
     "EngineNotInstalledError",
     "EnvDefinitionError",

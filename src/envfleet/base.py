@@ -57,6 +57,10 @@ class PoolBase:
         pool spread over Ray actors is one."""
         config = spec.config
         self._spec = spec
+        # What the pool runs on is self._spec; ``spec`` is a plain attribute, as in EnvPool,
+        # whose users assign it (``env.spec.id = ...`` edits it in place; gymnasium.make_vec
+        # replaces it with Gymnasium's EnvSpec of the call, as on Gymnasium's own vector envs).
+        self.spec = spec
         self.num_envs = config.num_envs
         # Checked before any env is built: a missing display fails fast and clearly.
         self._window = HumanWindow(config.task_id) if config.render_mode == "human" else None
@@ -78,11 +82,6 @@ class PoolBase:
             "run in C++ threads of this process. To use pools in other processes, send the "
             "task id and options and call envfleet.make() in each process"
         )
-
-    @property
-    def spec(self) -> EnvSpec:
-        """The spec the pool was made from (``make_spec``'s result)."""
-        return self._spec
 
     # ---- EnvPool's low-level interface -------------------------------------------------------
 

@@ -1,5 +1,5 @@
-"""The Gymnasium front end: a ``gymnasium.Env`` that steps a batch, and (sync mode) a
-``gymnasium.vector.VectorEnv``.
+"""The Gymnasium front end: a ``gymnasium.Env`` that steps a batch, and (under Gymnasium's
+conventions) a ``gymnasium.vector.VectorEnv``.
 
 Under EnvPool's conventions (the default, see :class:`~envfleet.spec.Conventions`)
 ``observation_space`` / ``action_space`` describe ONE env, as EnvPool 1.2.5's pools (and
@@ -8,11 +8,15 @@ everything written for them: SB3's and Tianshou's adapters, CleanRL) have it; un
 Gymnasium's ``VectorEnv`` contract has it. ``single_observation_space`` /
 ``single_action_space`` are one env's under both.
 
-A sync pool is a ``VectorEnv``, so Gymnasium's vector wrappers take it. An async pool
-(``batch_size < num_envs``) is not: those wrappers step all ``num_envs`` envs at once and keep
-per-env state by row, while an async batch holds the first ``batch_size`` envs to finish
-(named by ``info["env_id"]``), so wrapping one fails at construction with Gymnasium's
-``TypeError: Expected env to be a gymnasium.vector.VectorEnv``, never later with wrong rows.
+Only a pool under Gymnasium's conventions is a ``VectorEnv`` (:class:`GymnasiumVectorEnvPool`,
+sync mode only). A ``VectorEnv`` promises batched spaces: Gymnasium's vector wrappers and any
+code written for them sample ``env.action_space`` for a batch of actions and check observations
+against ``env.observation_space``, which EnvPool's one-env spaces break far from the cause
+("action has a batch of 1 but env_id was not given" at the first step of
+``ClipReward(pool)``). So a pool under EnvPool's conventions is a ``gymnasium.Env`` (as
+EnvPool's, and with its ``is_vector_env`` flag) but not a ``VectorEnv``: wrapping it in one of
+Gymnasium's vector wrappers fails at once with Gymnasium's ``TypeError``, whose text names the
+class, and the class's name says which call gives a ``VectorEnv`` (:class:`_PoolClass`).
 """
 
 from __future__ import annotations
@@ -28,9 +32,31 @@ from envfleet.base import TERMINATED, TRUNCATED, PoolBase, render_metadata
 from envfleet.spec import Conventions, EnvSpec
 
 
-class GymnasiumEnvPool(PoolBase, gymnasium.Env):
-    """A pool of envs behind the Gymnasium API (plus EnvPool's send/recv); async pools are
-    this class, sync pools :class:`GymnasiumVectorEnvPool`."""
+class _PoolClass(type):
+    """The metaclass of the Gymnasium front end's pools, for one message: Gymnasium's vector
+    wrappers refuse a pool that is not a ``VectorEnv`` with ``TypeError: Expected env to be a
+    `gymnasium.vector.VectorEnv` but got {type(env)}``, so the class's repr is where envfleet
+    can say which call gives a ``VectorEnv``. Classes whose ``_not_a_vector_env`` is True (the
+    pools under EnvPool's conventions) add that hint to their repr; the others keep type's."""
+
+    def __repr__(cls) -> str:
+        plain = type.__repr__(cls)
+        if not getattr(cls, "_not_a_vector_env", False):
+            return plain
+        return (
+            f"{plain}, a pool under EnvPool's conventions (one env's observation_space and "
+            "action_space), which is not a gymnasium.vector.VectorEnv: for one, make the pool "
+            'with gymnasium.make_vec("envfleet/<task id>", num_envs=n) or '
+            'envfleet.make(<task id>, num_envs=n, conventions="gymnasium") (sync mode)'
+        )
+
+
+class GymnasiumEnvPool(PoolBase, gymnasium.Env, metaclass=_PoolClass):
+    """A pool of envs behind the Gymnasium API (plus EnvPool's send/recv): the pools of
+    EnvPool's conventions (sync and async), a ``gymnasium.Env`` but not a ``VectorEnv``; under
+    Gymnasium's conventions, :class:`GymnasiumVectorEnvPool`."""
+
+    _not_a_vector_env = True
 
     # Gymnasium's vector-aware wrappers of the 0.2x era test this flag; EnvPool sets it too.
     is_vector_env = True
@@ -53,12 +79,8 @@ class GymnasiumEnvPool(PoolBase, gymnasium.Env):
         self.render_mode = config.render_mode
         self.closed = False
         self._last_obs = None
-
-    @PoolBase.spec.setter
-    def spec(self, value: Any) -> None:
-        # gymnasium.make_vec stores its own EnvSpec on the env it made; the pool keeps its
-        # own, which has what Gymnasium's code reads (id, max_episode_steps, reward_threshold).
-        pass
+        self._gymnasium_conventions = config.conventions is Conventions.GYMNASIUM
+        self._every_row: dict[int, np.ndarray] = {}  # batch size -> all-True info mask
 
     def render(self, env_ids: Any = None, camera_id: int | None = None):
         """EnvPool's :meth:`PoolBase.render`: a ``(B, H, W, 3)`` array of envs ``env_ids``
@@ -101,7 +123,7 @@ class GymnasiumEnvPool(PoolBase, gymnasium.Env):
         if seed is not None:
             self._reseed(seed, env_id)
         out = self._pool.reset(env_id)
-        obs, info = self._observation(out), self._info(out)
+        obs, info = self._observation(out), self._vector_info(out)
         self._remember(obs, info["env_id"], full_in_order=env_id is None)
         if mask is not None:
             obs = self._copy(self._last_obs)
@@ -124,15 +146,33 @@ class GymnasiumEnvPool(PoolBase, gymnasium.Env):
         calls; results always carry their info."""
         out = self._pool.recv()
         if reset:
-            obs, info = self._observation(out), self._info(out)
+            obs, info = self._observation(out), self._vector_info(out)
             self._remember(obs, info["env_id"], full_in_order=False)
             return obs, info
         return self._format(out)
 
     def _format(self, out: tuple, full_in_order: bool = False):
-        obs, info = self._observation(out), self._info(out)
+        obs, info = self._observation(out), self._vector_info(out)
         self._remember(obs, info["env_id"], full_in_order)
         return obs, self._reward(out), out[TERMINATED], out[TRUNCATED], info
+
+    def _vector_info(self, out: tuple) -> dict[str, Any]:
+        """The batch's info; under Gymnasium's conventions with the ``_key`` mask of each key
+        that Gymnasium's vector envs give (which rows hold the entry: every row here, since
+        every env reports every key; SAME_STEP's ``_final_obs`` / ``_final_info`` are the
+        real masks). The all-True masks are one read-only array per batch size."""
+        info = self._info(out)
+        if not self._gymnasium_conventions:
+            return info
+        rows = len(out[TERMINATED])
+        every_row = self._every_row.get(rows)
+        if every_row is None:
+            every_row = np.ones(rows, dtype=np.bool_)
+            every_row.flags.writeable = False
+            self._every_row[rows] = every_row
+        for key in [k for k in info if not k.startswith("_") and f"_{k}" not in info]:
+            info[f"_{key}"] = every_row
+        return info
 
     # ---- reset_mask support ---------------------------------------------------------------
 
@@ -235,5 +275,9 @@ class GymnasiumEnvPool(PoolBase, gymnasium.Env):
 
 
 class GymnasiumVectorEnvPool(GymnasiumEnvPool, VectorEnv):
-    """A sync pool (``batch_size == num_envs``): also a ``gymnasium.vector.VectorEnv``, so
-    that Gymnasium's vector wrappers take it."""
+    """A pool under Gymnasium's conventions (``gymnasium.make_vec("envfleet/<id>")``,
+    ``conventions="gymnasium"``; sync mode only): a ``gymnasium.vector.VectorEnv`` with
+    batched ``observation_space`` / ``action_space``, so that Gymnasium's vector wrappers and
+    code written for them take it."""
+
+    _not_a_vector_env = False

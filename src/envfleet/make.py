@@ -66,9 +66,9 @@ def make_front_end(task_id: str, env_type: str, kwargs: dict[str, Any], build_po
             return DmEnvPool(spec, pool)
         if legacy_api:
             return GymEnvPool(spec, pool)
-        if spec.config.batch_size < spec.config.num_envs:
-            return GymnasiumEnvPool(spec, pool)  # async: not a VectorEnv (see gymnasium_env.py)
-        return GymnasiumVectorEnvPool(spec, pool)
+        if spec.config.conventions is Conventions.GYMNASIUM:  # sync only (make_spec checks)
+            return GymnasiumVectorEnvPool(spec, pool)
+        return GymnasiumEnvPool(spec, pool)  # not a VectorEnv (see gymnasium_env.py)
     except (MemoryError, RuntimeError, ValueError) as exc:
         if type(exc) not in (MemoryError, RuntimeError, ValueError):
             raise

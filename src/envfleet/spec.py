@@ -323,7 +323,7 @@ class EnvSpec:
         core_spec: dict,
         module: Any,
     ):
-        self.config = config
+        self._config = config
         self.env_type = env_type
         self.module = module  # the extension module that builds env_type
         self.obs_layout: str = core_spec["obs_layout"]
@@ -344,20 +344,20 @@ class EnvSpec:
         self.render = RenderInfo(**core_spec["render"])
         self.observation_space = self._observation_space()
         self.action_space = self.action_key.space()
+        # Plain attributes, as on EnvPool's specs (and Gymnasium's EnvSpec, a mutable
+        # dataclass): code written for EnvPool assigns them (EnvPool's SB3 example sets
+        # ``env.spec.id = env_id`` before wrapping). They describe the task to its readers;
+        # the pool runs on ``config``, which no assignment changes.
+        self.task_id: str = config.task_id
+        self.id: str = config.task_id  # the task id, as Gymnasium's EnvSpec names it
+        # The pool's time limit, as Gymnasium's EnvSpec names it (None: no limit).
+        self.max_episode_steps: int | None = config.max_episode_steps or None
 
     @property
-    def task_id(self) -> str:
-        return self.config.task_id
-
-    @property
-    def id(self) -> str:
-        """The task id, as Gymnasium's ``EnvSpec`` names it."""
-        return self.config.task_id
-
-    @property
-    def max_episode_steps(self) -> int | None:
-        """The pool's time limit, as Gymnasium's ``EnvSpec`` names it (None: no limit)."""
-        return self.config.max_episode_steps or None
+    def config(self) -> PoolConfig:
+        """What the pool was (or will be) made with: read-only, as on EnvPool's specs, since
+        the pool runs on it."""
+        return self._config
 
     @property
     def reward_threshold(self) -> float | None:
@@ -438,7 +438,7 @@ class EnvSpec:
 
     def __repr__(self) -> str:
         return (
-            f"EnvSpec({self.task_id!r}, num_envs={self.config.num_envs}, "
+            f"EnvSpec({self.config.task_id!r}, num_envs={self.config.num_envs}, "
             f"batch_size={self.config.batch_size}, observation_space={self.observation_space}, "
             f"action_space={self.action_space})"
         )

@@ -20,7 +20,7 @@ from tianshou.utils.net.common import Net
 from tianshou.utils.torch_utils import policy_within_training_step
 
 import envfleet
-from envfleet.gymnasium_env import GymnasiumVectorEnvPool
+from envfleet.gymnasium_env import GymnasiumEnvPool
 from envfleet.integrations.tianshou import EnvfleetFactory
 
 torch.set_num_threads(1)  # two cores, shared with the pool's workers
@@ -82,7 +82,7 @@ def test_envfleet_factory_builds_pools_for_the_high_level_api():
         max_episode_steps=30,  # reaches gymnasium.make and envfleet.make alike
     )
     envs = factory.create_envs(num_training_envs=NUM_ENVS, num_test_envs=2, seed=0)
-    assert isinstance(envs.training_envs, GymnasiumVectorEnvPool)
+    assert isinstance(envs.training_envs, GymnasiumEnvPool)
     assert envs.training_envs.config["num_envs"] == NUM_ENVS
     assert envs.test_envs.config["num_envs"] == 2
     assert envs.training_envs.config["max_episode_steps"] == 30

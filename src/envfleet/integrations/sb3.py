@@ -97,7 +97,7 @@ class EnvfleetVecEnv(VecEnv):
         self.pool = pool
         super().__init__(config.num_envs, pool.single_observation_space, pool.single_action_space)
         self.metadata = {
-            **render_metadata(pool.spec),
+            **render_metadata(pool._spec),
             "render_modes": self.metadata["render_modes"],
         }
         self._actions: np.ndarray | None = None
@@ -213,7 +213,7 @@ class EnvfleetVecEnv(VecEnv):
         if name == "action_space":
             return self.pool.single_action_space
         if name == "metadata":
-            return render_metadata(self.pool.spec)
+            return render_metadata(self.pool._spec)
         return getattr(self.pool, name)
 
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
