@@ -156,6 +156,14 @@ def check_batch(
     envpool = spec.config.conventions == "envpool"
     expected_keys = {"env_id", "elapsed_step", *(key.name for key in spec.info_keys), *extra}
     expected_keys |= {"players"} if envpool else set()
+    if spec.config.conventions == "gymnasium":
+        # Gymnasium's vector infos: a `_key` mask beside each key (every row: every env reports
+        # every key; SAME_STEP's _final_obs / _final_info are the real masks).
+        masks = {f"_{key}" for key in expected_keys if not key.startswith("_")}
+        for mask in masks - expected_keys:
+            assert info[mask].dtype == np.bool_ and info[mask].shape == (batch,), mask
+            assert info[mask].all(), mask
+        expected_keys |= masks
     assert set(info) == expected_keys, f"info keys {sorted(info)} != {sorted(expected_keys)}"
     env_id, elapsed = info["env_id"], info["elapsed_step"]
     if envpool:  # one player per env
