@@ -154,7 +154,23 @@ def test_envpools_paths_name_envfleets_classes():
         assert isinstance(pool.spec, protocol.EnvSpec)
         pool.close()
     assert registry.list_all_envs() == envfleet.list_all_envs()
-    assert registry.specs["Pong-v5"][:2] == ("envfleet._atari", "Atari")
+    # EnvPool's import path of the family, as code written for EnvPool groups ids by it.
+    import envpool
+
+    theirs = envpool.registration.registry.specs
+    for task_id in (
+        "Pong-v5",
+        "Ant-v4",
+        "WalkerWalk-v1",
+        "CartPole-v1",
+        "Taxi-v3",
+        "LunarLander-v3",
+    ):
+        assert registry.specs[task_id][0] == theirs[task_id][0], task_id
+    assert (
+        registry.specs["Pong-v5"][1] == "Atari" and registry.specs["Pong-v5"][2]["game"] == "pong"
+    )
+    assert registry.specs["Counting-v0"][0] == "envfleet._core"  # a family EnvPool lacks
     pool = registry.make_gym("CartPole-v1", num_envs=2)
     assert pool.config["num_envs"] == 2
     pool.close()

@@ -30,13 +30,16 @@ class EnvRegistry:
 
     @property
     def specs(self) -> Mapping[str, tuple[str, str, dict[str, Any]]]:
-        """``{task id: (module, env type, options)}``, the shape of EnvPool's
-        ``registry.specs`` (``(import path, spec class, options)``): the extension module that
-        builds the id's env type, the type's name, and the id's registered options."""
+        """``{task id: (import path, env type, options)}``, the shape of EnvPool's
+        ``registry.specs`` (``(import path, spec class, options)``): EnvPool's import path for
+        the id's family (``envpool.mujoco.gym``, which code written for EnvPool groups ids
+        by; envfleet's module for a family EnvPool lacks), the env type's name, and the id's
+        registered options."""
         out = {}
         for task_id in list_all_envs():
             reg = registration(task_id)
-            out[task_id] = (reg.family.module, reg.env_type, dict(reg.options))
+            path = reg.family.envpool_package or reg.family.module
+            out[task_id] = (path, reg.env_type, dict(reg.options))
         return out
 
     def __repr__(self) -> str:

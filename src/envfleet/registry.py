@@ -78,6 +78,10 @@ class Family:
     extra: str | None = None
     requires: tuple[str, ...] = ()
     libraries: tuple[str, ...] = ()
+    # EnvPool's import path for the family's ids (``envpool.mujoco.gym``), which its registry
+    # reports (``envpool.registration.registry.specs[id][0]``) and its code groups ids by;
+    # None where EnvPool has no such family.
+    envpool_package: str | None = None
 
     def engine(self):
         """The family's extension module, imported on first use."""

@@ -16,7 +16,13 @@ import os
 from envfleet.registry import Family, register
 
 # ALE is linked into envfleet._atari; the ROMs come from the ale-py wheel (envfleet[atari]).
-ATARI = Family("atari", module="envfleet._atari", extra="atari", requires=("ale_py",))
+ATARI = Family(
+    "atari",
+    module="envfleet._atari",
+    extra="atari",
+    requires=("ale_py",),
+    envpool_package="envpool.atari",
+)
 
 # Every ROM that ale-py 0.12.1 ships (ale_py/roms/*.bin) and that ALE can run single-player:
 # the 104 games of ale-py's ALE/<Game>-v5 ids and of EnvPool. The wheel's four two-player ROMs

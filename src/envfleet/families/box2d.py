@@ -12,7 +12,7 @@ from envfleet.registry import Family, register
 
 # The engine is compiled into the module, so the extra installs nothing more: it exists so that
 # a build without the family (ENVFLEET_BOX2D=OFF) names what is missing.
-BOX2D = Family("box2d", module="envfleet._box2d", extra="box2d")
+BOX2D = Family("box2d", module="envfleet._box2d", extra="box2d", envpool_package="envpool.box2d")
 
 # id: (env type, max_episode_steps, reward_threshold, options), as gymnasium/envs/__init__.py
 # registers them.

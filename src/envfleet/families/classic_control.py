@@ -8,10 +8,15 @@ Pendulum's frames (``render_mode="rgb_array"``) draw Gymnasium's own torque arro
 env reads the file the first time it draws the arrow.
 """
 
+from functools import partial
+
+from envfleet import registry
 from envfleet.families._assets import package_dir
-from envfleet.registry import register, register_alias
+from envfleet.registry import Family, register_alias
 
 ASSETS_DIR = package_dir("gymnasium", "envs", "classic_control", "assets")
+CLASSIC_CONTROL = Family("classic_control", envpool_package="envpool.classic_control")
+register = partial(registry.register, family=CLASSIC_CONTROL)
 
 register("CartPole-v0", "CartPole", max_episode_steps=200, reward_threshold=195.0)
 register("CartPole-v1", "CartPole", max_episode_steps=500, reward_threshold=475.0)

@@ -24,6 +24,7 @@ DM_CONTROL = Family(
     extra="dm_control",
     requires=("dm_control", "mujoco"),
     libraries=("mujoco/libmujoco.so.4.0.0",),
+    envpool_package="envpool.mujoco.dmc",
 )
 
 

@@ -20,6 +20,7 @@ MUJOCO = Family(
     extra="mujoco",
     requires=("mujoco",),
     libraries=("mujoco/libmujoco.so.4.0.0",),
+    envpool_package="envpool.mujoco.gym",
 )
 
 

@@ -16,14 +16,18 @@ from typing import Any
 
 from envfleet import registry
 from envfleet.families._assets import package_dir
-from envfleet.registry import register_alias
+from envfleet.registry import Family, register_alias
 
 ASSETS_DIR = package_dir("gymnasium", "envs", "toy_text", "img")
+TOY_TEXT = Family("toy_text", envpool_package="envpool.toy_text")
 
 
 def register(task_id: str, env_type: str, max_episode_steps: int | None = None, **kwargs: Any):
-    """:func:`envfleet.registry.register`, with the sprite directory the id draws from."""
-    registry.register(task_id, env_type, max_episode_steps, assets_dir=ASSETS_DIR, **kwargs)
+    """:func:`envfleet.registry.register`, with the family and the sprite directory the id
+    draws from."""
+    registry.register(
+        task_id, env_type, max_episode_steps, family=TOY_TEXT, assets_dir=ASSETS_DIR, **kwargs
+    )
 
 
 register(
