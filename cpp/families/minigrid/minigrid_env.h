@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -123,6 +124,30 @@ inline StartPose StartPoseOption(const Config& config, int width, int height) {
   pose.pos = PosOption(config, "agent_start_pos", width, height);
   if (pose.pos) pose.dir = DirOption(config, "agent_start_dir");
   return pose;
+}
+
+// An option minigrid names one way and EnvPool another (numObjs / num_objs, minNumRooms /
+// min_num_rooms...), both int and -1 when not given: EnvPool's name wins when given, so that
+// a caller's value beats the registration's, which uses minigrid's name.
+inline int64_t AliasedIntOption(const Config& config, const std::string& minigrid_name,
+                                const std::string& envpool_name, int64_t low) {
+  const std::string& name = config.Get<int64_t>(envpool_name) != -1 ? envpool_name : minigrid_name;
+  if (config.Get<int64_t>(name) == -1) {
+    throw std::invalid_argument("this env needs the option " + minigrid_name + " (or " +
+                                envpool_name + ")");
+  }
+  return IntOption(config, name, low);
+}
+
+// obstacle_type (Crossing, LavaGap): minigrid's "lava" or "wall" (any case), for its Lava and
+// Wall classes; the error lists them as CrossingEnv's does.
+inline Type ObstacleOption(const Config& config) {
+  std::string name = config.Get<std::string>("obstacle_type");
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (name == "lava") return Type::kLava;
+  if (name == "wall") return Type::kWall;
+  throw std::invalid_argument("Unknown obstacle_type '" + config.Get<std::string>("obstacle_type") +
+                              "', expected one of ['lava', 'wall']");
 }
 
 // What an env class tells the base: the world's size, its time limit and its spaces.
@@ -321,15 +346,21 @@ class MiniGridEnv : public Env {
     const int x = RandInt(x_low, x_high);
     return {x, RandInt(y_low, y_high)};
   }
-  // _rand_subset(items, n): _rand_elem then list.remove, n times.
-  template <typename T>
-  std::vector<T> RandSubset(std::vector<T> items, size_t n) {
-    std::vector<T> out;
-    while (out.size() < n) {
-      const size_t k = static_cast<size_t>(RandIndex(items.size()));
-      out.push_back(items[k]);
-      items.erase(items.begin() + static_cast<std::ptrdiff_t>(k));
-    }
+  // Removes items[k] of the first `size`, keeping the order (list.remove of that element;
+  // list.pop(k)). Returns it.
+  template <typename T, size_t N>
+  static T Pop(std::array<T, N>& items, size_t& size, size_t k) {
+    const T item = items[k];
+    for (size_t i = k + 1; i < size; ++i) items[i - 1] = items[i];
+    --size;
+    return item;
+  }
+  // _rand_subset(items, n): _rand_elem then list.remove, n times; the first n of the result.
+  template <typename T, size_t N>
+  std::array<T, N> RandSubset(std::array<T, N> items, size_t n) {
+    std::array<T, N> out{};
+    size_t left = N;
+    for (size_t i = 0; i < n; ++i) out[i] = Pop(items, left, static_cast<size_t>(RandIndex(left)));
     return out;
   }
 

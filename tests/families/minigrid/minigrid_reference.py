@@ -204,15 +204,51 @@ def assert_same(ours, full_obs, ref: list[dict], where: str) -> None:
         assert truncated[i] == want["truncated"], f"truncated, {at}"
 
 
-# policy(rng, num_actions, num_envs) -> actions
-Policy = Callable[[np.random.Generator, int, int], np.ndarray]
+# policy(rng, num_actions, reference pool) -> one action per env
+Policy = Callable[[np.random.Generator, int, "ReferencePool"], np.ndarray]
 
 
-def forward_biased(rng: np.random.Generator, num_actions: int, num_envs: int) -> np.ndarray:
+def forward_biased(rng: np.random.Generator, num_actions: int, ref: ReferencePool) -> np.ndarray:
     """Random actions, forward (2) half the time so that episodes reach goals and lava."""
     p = np.full(num_actions, 0.5 / (num_actions - 1))
     p[2] = 0.5
-    return rng.choice(num_actions, size=num_envs, p=p)
+    return rng.choice(num_actions, size=len(ref.envs), p=p)
+
+
+def forward_shy(rng: np.random.Generator, num_actions: int, ref: ReferencePool) -> np.ndarray:
+    """Random actions, forward 10% of the time: episodes that run into their time limit even
+    where a step forward is often the last (DynamicObstacles)."""
+    p = np.full(num_actions, 0.9 / (num_actions - 1))
+    p[2] = 0.1
+    return rng.choice(num_actions, size=len(ref.envs), p=p)
+
+
+def curious(rng: np.random.Generator, num_actions: int, ref: ReferencePool) -> np.ndarray:
+    """Random actions that often use what is in front, looked up in minigrid's env: pick up
+    keys, balls and boxes, toggle doors and boxes, drop what is carried on an empty cell, say
+    done next to things. Episodes then open doors, unlock them, open boxes and reach the
+    rewarded ends (KeyCorridor's pickup, PutNear's drop, GoToDoor's done...), which random
+    actions seldom do."""
+    actions = forward_biased(rng, num_actions, ref)
+    if num_actions < 7:
+        return actions
+    for i, env in enumerate(ref.envs):
+        env = env.unwrapped
+        if ref.done[i]:
+            continue
+        x, y = env.front_pos
+        cell = env.grid.get(x, y)
+        u = rng.random()
+        if cell is None:
+            if env.carrying is not None and u < 0.2:
+                actions[i] = 4  # drop
+        elif cell.type in ("key", "ball", "box") and u < 0.5:
+            actions[i] = 3 if (cell.type != "box" or u < 0.3) else 5  # pickup, or open a box
+        elif cell.type == "door" and u < 0.5:
+            actions[i] = 5  # toggle
+        elif cell.type != "wall" and u < 0.1:
+            actions[i] = 6  # done
+    return actions
 
 
 def run_aligned(
@@ -235,14 +271,14 @@ def run_aligned(
         **{**options, "obs_wrapper": "FullyObsWrapper"},
     )
     ref = ReferencePool(task_id, num_envs, options)
-    counts = {"terminated": 0, "truncated": 0, "rewarded": 0, "episodes": num_envs}
+    counts = {"terminated": 0, "truncated": 0, "rewarded": 0, "successes": 0, "episodes": 0}
     try:
         num_actions = int(ours.single_action_space.n)
         rng = np.random.default_rng(seed)
         where = f"{task_id} {options} seed={seed}"
         assert_same(ours.reset(), full.reset()[0], ref.reset(seed), where)
         for t in range(steps):
-            actions = policy(rng, num_actions, num_envs)
+            actions = policy(rng, num_actions, ref)
             result = ours.step(actions)
             full_obs = full.step(actions)[0]
             want = ref.step(actions)
@@ -250,6 +286,7 @@ def run_aligned(
             counts["terminated"] += int(result[2].sum())
             counts["truncated"] += int(result[3].sum())
             counts["rewarded"] += int((result[1] != 0).sum())
+            counts["successes"] += int((result[1] > 0).sum())
             counts["episodes"] += int((result[2] | result[3]).sum())
             if reseed_at == t:
                 again = seed + 1000
