@@ -156,6 +156,8 @@ def check_batch(
     envpool = spec.config.conventions == "envpool"
     expected_keys = {"env_id", "elapsed_step", *(key.name for key in spec.info_keys), *extra}
     expected_keys |= {"players"} if envpool else set()
+    if spec.config.conventions == "gymnasium":  # Gymnasium's `_key` masks, one per key
+        expected_keys |= {f"_{key}" for key in expected_keys if not key.startswith("_")}
     assert set(info) == expected_keys, f"info keys {sorted(info)} != {sorted(expected_keys)}"
     env_id, elapsed = info["env_id"], info["elapsed_step"]
     if envpool:  # one player per env

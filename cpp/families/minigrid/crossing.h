@@ -30,7 +30,7 @@ class CrossingEnv final : public MiniGridEnv {
                          /*see_through_walls=*/false);
   }
   static Layout LayoutOf(const Config& config) {
-    const int size = static_cast<int>(IntOption(config, "size", 5, 4095));
+    const int size = static_cast<int>(IntOption(config, "size", 5, kMaxGridSide - 1));
     if (size % 2 == 0) {
       throw std::invalid_argument("size must be odd (CrossingEnv asserts it), got " +
                                   std::to_string(size));

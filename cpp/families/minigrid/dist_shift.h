@@ -24,8 +24,8 @@ class DistShiftEnv final : public MiniGridEnv {
                          /*see_through_walls=*/true);
   }
   static Layout LayoutOf(const Config& config) {
-    const int width = static_cast<int>(IntOption(config, "width", 3, 4096));
-    const int height = static_cast<int>(IntOption(config, "height", 3, 4096));
+    const int width = static_cast<int>(IntOption(config, "width", 3, kMaxGridSide));
+    const int height = static_cast<int>(IntOption(config, "height", 3, kMaxGridSide));
     return {width, height, MaxSteps(config, 4 * int64_t{width} * height)};
   }
   static EnvSpec Spec(const Config& config) {

@@ -18,7 +18,7 @@ class DoorKeyEnv final : public MiniGridEnv {
   }
   static Layout LayoutOf(const Config& config) {
     // _rand_int(2, size - 2) needs size >= 5 (NumPy raises below).
-    const int size = static_cast<int>(IntOption(config, "size", 5, 4096));
+    const int size = static_cast<int>(IntOption(config, "size", 5, kMaxGridSide));
     return {size, size, MaxSteps(config, 10 * int64_t{size} * size)};
   }
   static EnvSpec Spec(const Config& config) { return MiniGridSpec(config, LayoutOf(config)); }

@@ -32,7 +32,7 @@ class DynamicObstaclesEnv final : public MiniGridEnv {
                          /*see_through_walls=*/true);
   }
   static Layout LayoutOf(const Config& config) {
-    const int size = static_cast<int>(IntOption(config, "size", 3, 4096));
+    const int size = static_cast<int>(IntOption(config, "size", 3, kMaxGridSide));
     Layout layout{size, size, MaxSteps(config, 4 * int64_t{size} * size)};
     layout.num_actions = kForward + 1;  // Discrete(self.actions.forward + 1)
     layout.reward_low = -1;

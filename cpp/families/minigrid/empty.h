@@ -23,7 +23,7 @@ class EmptyEnv final : public MiniGridEnv {
                          /*see_through_walls=*/true);
   }
   static Layout LayoutOf(const Config& config) {
-    const int size = static_cast<int>(IntOption(config, "size", 3, 4096));
+    const int size = static_cast<int>(IntOption(config, "size", 3, kMaxGridSide));
     return {size, size, MaxSteps(config, 4 * int64_t{size} * size)};
   }
   static EnvSpec Spec(const Config& config) {

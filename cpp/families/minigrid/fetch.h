@@ -24,7 +24,7 @@ class FetchEnv final : public MiniGridEnv {
                          /*see_through_walls=*/true);
   }
   static Layout LayoutOf(const Config& config) {
-    const int size = static_cast<int>(IntOption(config, "size", 3, 4096));
+    const int size = static_cast<int>(IntOption(config, "size", 3, kMaxGridSide));
     return {size, size, MaxSteps(config, 5 * int64_t{size} * size)};
   }
   static EnvSpec Spec(const Config& config) {
@@ -80,10 +80,11 @@ class FetchEnv final : public MiniGridEnv {
 
  private:
   static size_t NumObjs(const Config& config, const Layout& layout) {
-    const int64_t n = AliasedIntOption(config, "numObjs", "num_objs", 0);
-    // Objects go on empty cells, one each, with one cell left for the agent.
+    const auto [n, name] = AliasedIntOption(config, "numObjs", "num_objs", 0);
+    // Objects go on empty cells, one each, with one cell left for the agent (minigrid would
+    // draw forever).
     if (n > int64_t{layout.width - 2} * (layout.height - 2) - 1) {
-      throw std::invalid_argument("numObjs (" + std::to_string(n) + ") leaves no room in a " +
+      throw std::invalid_argument(name + " (" + std::to_string(n) + ") leaves no room in a " +
                                   std::to_string(layout.width) + "x" +
                                   std::to_string(layout.height) + " grid");
     }

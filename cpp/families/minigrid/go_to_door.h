@@ -24,7 +24,7 @@ class GoToDoorEnv final : public MiniGridEnv {
     return CommonOptions({{"size", int64_t{5}}}, /*see_through_walls=*/true);
   }
   static Layout LayoutOf(const Config& config) {
-    const int size = static_cast<int>(IntOption(config, "size", 5, 4096));
+    const int size = static_cast<int>(IntOption(config, "size", 5, kMaxGridSide));
     return {size, size, MaxSteps(config, 4 * int64_t{size} * size)};
   }
   static EnvSpec Spec(const Config& config) { return MiniGridSpec(config, LayoutOf(config)); }

@@ -32,9 +32,9 @@ struct KindAndColor {
 // numObjs / num_objs (GoToObject, PutNear): at most the 18 distinct (kind, colour) pairs the
 // envs draw until they have as many, else they would draw forever.
 inline size_t DistinctObjectsOption(const Config& config, int64_t max) {
-  const int64_t n = AliasedIntOption(config, "numObjs", "num_objs", 0);
+  const auto [n, name] = AliasedIntOption(config, "numObjs", "num_objs", 0);
   if (n > max) {
-    throw std::invalid_argument("numObjs must be at most " + std::to_string(max) +
+    throw std::invalid_argument(name + " must be at most " + std::to_string(max) +
                                 " here (distinct objects, each on its own cell), got " +
                                 std::to_string(n));
   }
@@ -48,7 +48,7 @@ class GoToObjectEnv final : public MiniGridEnv {
                          /*see_through_walls=*/true);
   }
   static Layout LayoutOf(const Config& config) {
-    const int size = static_cast<int>(IntOption(config, "size", 3, 4096));
+    const int size = static_cast<int>(IntOption(config, "size", 3, kMaxGridSide));
     return {size, size, MaxSteps(config, 5 * int64_t{size} * size)};
   }
   static int64_t MaxObjects(const Layout& layout) {

@@ -24,7 +24,7 @@ class LavaGapEnv final : public MiniGridEnv {
       throw std::invalid_argument(
           "LavaGap needs the option size (LavaGapEnv has no default; its ids use 5, 6 or 7)");
     }
-    const int size = static_cast<int>(IntOption(config, "size", 5, 4096));
+    const int size = static_cast<int>(IntOption(config, "size", 5, kMaxGridSide));
     return {size, size, MaxSteps(config, 4 * int64_t{size} * size)};
   }
   static EnvSpec Spec(const Config& config) {

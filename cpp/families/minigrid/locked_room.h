@@ -23,7 +23,7 @@ class LockedRoomEnv final : public MiniGridEnv {
     return CommonOptions({{"size", int64_t{19}}}, /*see_through_walls=*/false);
   }
   static Layout LayoutOf(const Config& config) {
-    const int size = static_cast<int>(IntOption(config, "size", 8, 4096));
+    const int size = static_cast<int>(IntOption(config, "size", 8, kMaxGridSide));
     return {size, size, MaxSteps(config, 10 * int64_t{size})};
   }
   static EnvSpec Spec(const Config& config) { return MiniGridSpec(config, LayoutOf(config)); }

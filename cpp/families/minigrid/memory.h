@@ -24,7 +24,8 @@ class MemoryEnv final : public MiniGridEnv {
   }
   static Layout LayoutOf(const Config& config) {
     const bool random_length = config.Get<bool>("random_length");
-    const int size = static_cast<int>(IntOption(config, "size", random_length ? 7 : 5, 4095));
+    const int size =
+        static_cast<int>(IntOption(config, "size", random_length ? 7 : 5, kMaxGridSide - 1));
     if (size % 2 == 0) {
       throw std::invalid_argument("size must be odd (MemoryEnv asserts it), got " +
                                   std::to_string(size));

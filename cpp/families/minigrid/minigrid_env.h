@@ -129,14 +129,19 @@ inline StartPose StartPoseOption(const Config& config, int width, int height) {
 // An option minigrid names one way and EnvPool another (numObjs / num_objs, minNumRooms /
 // min_num_rooms...), both int and -1 when not given: EnvPool's name wins when given, so that
 // a caller's value beats the registration's, which uses minigrid's name.
-inline int64_t AliasedIntOption(const Config& config, const std::string& minigrid_name,
-                                const std::string& envpool_name, int64_t low) {
+// Returns the value and the name it was given under (for messages).
+struct AliasedInt {
+  int64_t value;
+  std::string name;
+};
+inline AliasedInt AliasedIntOption(const Config& config, const std::string& minigrid_name,
+                                   const std::string& envpool_name, int64_t low) {
   const std::string& name = config.Get<int64_t>(envpool_name) != -1 ? envpool_name : minigrid_name;
   if (config.Get<int64_t>(name) == -1) {
     throw std::invalid_argument("this env needs the option " + minigrid_name + " (or " +
                                 envpool_name + ")");
   }
-  return IntOption(config, name, low);
+  return {IntOption(config, name, low), name};
 }
 
 // obstacle_type (Crossing, LavaGap): minigrid's "lava" or "wall" (any case), for its Lava and
@@ -149,6 +154,11 @@ inline Type ObstacleOption(const Config& config) {
   throw std::invalid_argument("Unknown obstacle_type '" + config.Get<std::string>("obstacle_type") +
                               "', expected one of ['lava', 'wall']");
 }
+
+// The largest grid side (minigrid's ids use at most 25) and frame side (pixels, as the other
+// families' renderers) envfleet makes: past them an option is refused, naming it.
+inline constexpr int kMaxGridSide = 1024;
+inline constexpr int64_t kMaxFrameSide = 16384;
 
 // What an env class tells the base: the world's size, its time limit and its spaces.
 struct Layout {
@@ -164,9 +174,11 @@ struct Layout {
 inline int64_t MaxSteps(const Config& config, int64_t class_default) {
   const int64_t max_steps = config.Get<int64_t>("max_steps");
   if (max_steps == -1) return class_default;
-  if (max_steps < 1) {
-    throw std::invalid_argument("max_steps must be >= 1 (or -1 for the env's default), got " +
-                                std::to_string(max_steps));
+  if (max_steps < 1 || max_steps > std::numeric_limits<int32_t>::max()) {
+    throw std::invalid_argument(
+        "max_steps must be in [1, 2147483647] (or -1 for the env's "
+        "default), got " +
+        std::to_string(max_steps));
   }
   return max_steps;
 }
@@ -186,8 +198,10 @@ inline EnvSpec MiniGridSpec(const Config& config, const Layout& layout) {
     throw std::invalid_argument("the grid must be at least 3x3, got " +
                                 std::to_string(layout.width) + "x" + std::to_string(layout.height));
   }
-  if (layout.width > 4096 || layout.height > 4096) {
-    throw std::invalid_argument("the grid must be at most 4096x4096");
+  if (layout.width > kMaxGridSide || layout.height > kMaxGridSide) {
+    throw std::invalid_argument("the grid must be at most " + std::to_string(kMaxGridSide) +
+                                " cells a side, got " + std::to_string(layout.width) + "x" +
+                                std::to_string(layout.height));
   }
   std::vector<int64_t> image;
   switch (ParseObsWrapper(config.Get<std::string>("obs_wrapper"))) {
@@ -204,6 +218,13 @@ inline EnvSpec MiniGridSpec(const Config& config, const Layout& layout) {
       image = {view * obs_tile_size, view * obs_tile_size, 3};
       break;
   }
+  for (const int64_t side : {image[0], image[1]}) {
+    if (side > kMaxFrameSide) {
+      throw std::invalid_argument("obs_tile_size " + std::to_string(obs_tile_size) +
+                                  " makes the observation's image " + std::to_string(side) +
+                                  " pixels a side, more than " + std::to_string(kMaxFrameSide));
+    }
+  }
   EnvSpec spec;
   spec.obs = {{"direction", DType::kInt32, {}, {0.0}, {3.0}, /*discrete=*/true},
               Box("image", DType::kUint8, image, {0.0}, {255.0}),
@@ -217,6 +238,11 @@ inline EnvSpec MiniGridSpec(const Config& config, const Layout& layout) {
   spec.reward_high = layout.reward_high;
   const int64_t frame_cells_x = config.Get<bool>("agent_pov") ? view : layout.width;
   const int64_t frame_cells_y = config.Get<bool>("agent_pov") ? view : layout.height;
+  if (std::max(frame_cells_x, frame_cells_y) * tile_size > kMaxFrameSide) {
+    throw std::invalid_argument("tile_size " + std::to_string(tile_size) + " makes frames " +
+                                std::to_string(std::max(frame_cells_x, frame_cells_y) * tile_size) +
+                                " pixels a side, more than " + std::to_string(kMaxFrameSide));
+  }
   spec.render.width = static_cast<int>(frame_cells_x * tile_size);
   spec.render.height = static_cast<int>(frame_cells_y * tile_size);
   spec.render.resizable = false;
@@ -229,6 +255,9 @@ inline EnvSpec MiniGridSpec(const Config& config, const Layout& layout) {
 class MiniGridEnv : public Env {
  public:
   static constexpr bool kTruncates = true;
+  // Objects with an identity an episode makes, reserved up front (walls and the like take
+  // none: world_object.h); a level that makes more grows the table once, in a Reset.
+  static constexpr size_t kObjectReserve = 256;
 
   MiniGridEnv(const Config& config, uint64_t seed, const Layout& layout)
       : Env(seed),
@@ -242,7 +271,7 @@ class MiniGridEnv : public Env {
         agent_pov_(config.Get<bool>("agent_pov")),
         obs_wrapper_(ParseObsWrapper(config.Get<std::string>("obs_wrapper"))),
         mission_bytes_(static_cast<size_t>(config.Get<int64_t>("mission_bytes"))),
-        objects_(static_cast<size_t>(2 * layout.width * layout.height + 64)),
+        objects_(kObjectReserve),
         frame_tiles_(&render::TilesOf(static_cast<int>(config.Get<int64_t>("tile_size")))),
         obs_tiles_(&render::TilesOf(static_cast<int>(config.Get<int64_t>("obs_tile_size")))) {
     MiniGridSpec(config, layout);  // checks the common options

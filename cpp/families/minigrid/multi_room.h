@@ -44,18 +44,21 @@ class MultiRoomEnv final : public MiniGridEnv {
   };
   static Rooms RoomsOf(const Config& config) {
     Rooms rooms;
-    rooms.min_num = static_cast<int>(AliasedIntOption(config, "minNumRooms", "min_num_rooms", 1));
-    rooms.max_num = static_cast<int>(AliasedIntOption(config, "maxNumRooms", "max_num_rooms", 1));
-    if (rooms.max_num < rooms.min_num) {
-      throw std::invalid_argument("maxNumRooms must be >= minNumRooms");
+    const AliasedInt min_num = AliasedIntOption(config, "minNumRooms", "min_num_rooms", 1);
+    const AliasedInt max_num = AliasedIntOption(config, "maxNumRooms", "max_num_rooms", 1);
+    if (max_num.value < min_num.value) {
+      throw std::invalid_argument(max_num.name + " must be >= " + min_num.name);
     }
-    if (rooms.max_num > 1000) throw std::invalid_argument("maxNumRooms must be at most 1000");
-    rooms.max_size = static_cast<int>(AliasedIntOption(config, "maxRoomSize", "max_room_size", 4));
+    if (max_num.value > 1000) throw std::invalid_argument(max_num.name + " must be at most 1000");
+    rooms.min_num = static_cast<int>(min_num.value);
+    rooms.max_num = static_cast<int>(max_num.value);
+    rooms.max_size =
+        static_cast<int>(AliasedIntOption(config, "maxRoomSize", "max_room_size", 4).value);
     return rooms;
   }
   static Layout LayoutOf(const Config& config) {
-    const int width = static_cast<int>(IntOption(config, "width", 3, 4096));
-    const int height = static_cast<int>(IntOption(config, "height", 3, 4096));
+    const int width = static_cast<int>(IntOption(config, "width", 3, kMaxGridSide));
+    const int height = static_cast<int>(IntOption(config, "height", 3, kMaxGridSide));
     return {width, height, MaxSteps(config, int64_t{RoomsOf(config).max_num} * 20)};
   }
   static EnvSpec Spec(const Config& config) {

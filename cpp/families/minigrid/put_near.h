@@ -27,7 +27,7 @@ class PutNearEnv final : public MiniGridEnv {
                          /*see_through_walls=*/true);
   }
   static Layout LayoutOf(const Config& config) {
-    const int size = static_cast<int>(IntOption(config, "size", 3, 4096));
+    const int size = static_cast<int>(IntOption(config, "size", 3, kMaxGridSide));
     return {size, size, MaxSteps(config, 5 * int64_t{size})};
   }
   // Objects keep a cell between them: at most one per 2x2 block of the inside, and two to

@@ -19,7 +19,7 @@ class RedBlueDoorsEnv final : public MiniGridEnv {
     return CommonOptions({{"size", int64_t{8}}}, /*see_through_walls=*/false);
   }
   static Layout LayoutOf(const Config& config) {
-    const int size = static_cast<int>(IntOption(config, "size", 3, 2048));
+    const int size = static_cast<int>(IntOption(config, "size", 3, kMaxGridSide / 2));
     return {2 * size, size, MaxSteps(config, 20 * int64_t{size} * size)};
   }
   static EnvSpec Spec(const Config& config) { return MiniGridSpec(config, LayoutOf(config)); }

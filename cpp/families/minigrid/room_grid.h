@@ -70,6 +70,15 @@ class RoomGridEnv : public MiniGridEnv {
     if (shape.num_rows < 1 || shape.num_cols < 1 || shape.num_rows > 64 || shape.num_cols > 64) {
       throw std::invalid_argument("num_rows and num_cols must be in [1, 64]");
     }
+    const int64_t side =
+        int64_t{shape.room_size - 1} * std::max(shape.num_rows, shape.num_cols) + 1;
+    if (side > kMaxGridSide) {
+      throw std::invalid_argument("room_size " + std::to_string(shape.room_size) + " with " +
+                                  std::to_string(shape.num_rows) + " rows and " +
+                                  std::to_string(shape.num_cols) +
+                                  " columns of rooms makes a grid of more than " +
+                                  std::to_string(kMaxGridSide) + " cells a side");
+    }
     return {(shape.room_size - 1) * shape.num_cols + 1, (shape.room_size - 1) * shape.num_rows + 1,
             max_steps};
   }

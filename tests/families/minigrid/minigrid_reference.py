@@ -258,10 +258,13 @@ def run_aligned(
     num_envs: int = 3,
     policy: Policy = forward_biased,
     reseed_at: int | None = None,
+    reference_options: dict | None = None,
     **options,
 ) -> dict[str, int]:
     """Steps envfleet and minigrid in lockstep (see the top); a ``reset(seed=seed + 1000)`` of
-    both after step ``reseed_at``. Returns how many episodes ended and how."""
+    both after step ``reseed_at``. minigrid's env gets ``reference_options`` where given (its
+    names for options envfleet also takes under EnvPool's), else ``options``. Returns how many
+    episodes ended and how."""
     ours = envfleet.make(task_id, num_envs=num_envs, seed=seed, conventions="gymnasium", **options)
     full = envfleet.make(
         task_id,
@@ -270,7 +273,9 @@ def run_aligned(
         conventions="gymnasium",
         **{**options, "obs_wrapper": "FullyObsWrapper"},
     )
-    ref = ReferencePool(task_id, num_envs, options)
+    ref = ReferencePool(
+        task_id, num_envs, options if reference_options is None else reference_options
+    )
     counts = {"terminated": 0, "truncated": 0, "rewarded": 0, "successes": 0, "episodes": 0}
     try:
         num_actions = int(ours.single_action_space.n)
