@@ -341,6 +341,34 @@ class MiniGridEnv : public Env {
     }
   }
 
+  // get_view_coords / relative_coords(x, y): where world cell `pos` lies in the agent's view
+  // (the observation's [i][j]), or nothing outside it. in_view(x, y) is whether it has one.
+  std::optional<Pos> RelativeCoords(Pos pos) const {
+    const Pos d = DirVec();
+    const Pos r = {-d.y, d.x};  // right_vec
+    const int size = agent_view_size_, half = agent_view_size_ / 2;
+    const int tx = agent_pos_.x + d.x * (size - 1) - r.x * half;
+    const int ty = agent_pos_.y + d.y * (size - 1) - r.y * half;
+    const int lx = pos.x - tx, ly = pos.y - ty;
+    const Pos view = {r.x * lx + r.y * ly, -(d.x * lx + d.y * ly)};
+    if (view.x < 0 || view.y < 0 || view.x >= size || view.y >= size) return std::nullopt;
+    return view;
+  }
+
+  // agent_sees(x, y): the world cell `pos` (which must hold an object) is in view, and the
+  // observation, decoded, shows there an object of its type. So an unseen cell is not seen,
+  // and the agent's own cell shows what it carries (Grid.decode of gen_obs's image).
+  bool AgentSees(Pos pos) const {
+    const std::optional<Pos> view = RelativeCoords(pos);
+    if (!view) return false;
+    const ObjectId world = grid_.Get(pos);
+    if (world == kNoObject) throw std::logic_error("agent_sees: an empty cell");
+    ComputeView(grid_, objects_, ViewOfAgent(), view_cells_.data(), view_visible_.data());
+    const size_t k = static_cast<size_t>(view->y) * agent_view_size_ + view->x;
+    const ObjectId seen = view_cells_[k];
+    return view_visible_[k] && seen != kNoObject && objects_[seen].type == objects_[world].type;
+  }
+
   // The state, for tests and ports built on this class.
   const Grid& grid() const { return grid_; }
   const ObjectTable& objects() const { return objects_; }
@@ -587,7 +615,7 @@ class MiniGridEnv : public Env {
 
   const int width_;
   const int height_;
-  const int64_t max_steps_;
+  int64_t max_steps_;  // BabyAI's levels set theirs per episode, in GenGrid
   const int num_actions_;
   bool see_through_walls_;
   const int agent_view_size_;

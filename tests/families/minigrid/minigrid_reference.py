@@ -306,3 +306,153 @@ def run_aligned(
         ours.close()
         full.close()
         ref.close()
+
+
+# ---- a goal-directed policy ---------------------------------------------------------------
+
+_DIRS = [(1, 0), (0, 1), (-1, 0), (0, -1)]
+
+
+def _passable(cell) -> bool:
+    return cell is None or (cell.can_overlap() and cell.type != "lava")
+
+
+def _locked_door_colors(env) -> set[str]:
+    return {c.color for c in env.grid.grid if c is not None and c.type == "door" and c.is_locked}
+
+
+def _wanted(env, cell) -> int | None:
+    """How much the agent wants to stand before `cell` (lower first), None: not at all."""
+    if cell is None:
+        return None
+    target = getattr(env, "obj", None)
+    carrying = env.carrying
+    if cell is target or cell.type == "goal":
+        return 0
+    if cell.type == "door" and cell.is_locked:
+        has_key = carrying is not None and carrying.type == "key" and carrying.color == cell.color
+        return 1 if has_key else None
+    if carrying is not None:
+        return None
+    if cell.type == "key" and cell.color in _locked_door_colors(env):
+        return 2
+    if cell.type == "box":
+        return 3
+    if cell.type == "door" and not cell.is_open:
+        return 4
+    if cell.type == "ball":  # blocking a door, or a distraction: moved out of the way
+        return 5
+    return None
+
+
+def _plan(env):
+    """The action toward the most wanted cell the agent can reach the front of (breadth-first
+    over passable cells), or None."""
+    start = tuple(int(v) for v in env.agent_pos)
+    best = None  # (want, path length, first step position, facing cell)
+    seen = {start: None}
+    frontier = [start]
+    depth = 0
+    while frontier and depth < 200:
+        following = []
+        for pos in frontier:
+            for dx, dy in _DIRS:
+                nxt = (pos[0] + dx, pos[1] + dy)
+                if not (0 <= nxt[0] < env.width and 0 <= nxt[1] < env.height):
+                    continue
+                cell = env.grid.get(*nxt)
+                want = _wanted(env, cell)
+                if want is not None and cell is not None and cell.type != "goal":
+                    if best is None or (want, depth) < best[:2]:
+                        best = (want, depth, pos, nxt)
+                if nxt in seen or not _passable(cell):
+                    continue
+                seen[nxt] = pos
+                following.append(nxt)
+                if cell is not None and cell.type == "goal" and (best is None or best[0] > 0):
+                    best = (0, depth, nxt, None)
+        frontier = following
+        depth += 1
+    if best is None:
+        return None
+    _, _, stand, face = best
+    if stand == start and face is not None:  # turn to the wanted cell
+        goal_dir = _DIRS.index((face[0] - start[0], face[1] - start[1]))
+    else:
+        step = stand
+        while seen[step] != start and seen[step] is not None:
+            step = seen[step]
+        if step == start:
+            return None
+        goal_dir = _DIRS.index((step[0] - start[0], step[1] - start[1]))
+    if goal_dir == env.agent_dir:
+        return 2  # forward (or, facing the wanted cell, the interaction below)
+    return 1 if goal_dir == (env.agent_dir + 1) % 4 else 0
+
+
+def _open_floor(env, pos) -> bool:
+    """Whether an object dropped at `pos` leaves the doors free: the agent not on a door, and
+    no door next to `pos`."""
+    here = env.grid.get(*(int(v) for v in env.agent_pos))
+    if here is not None and here.type == "door":
+        return False
+    for dx, dy in _DIRS:
+        x, y = pos[0] + dx, pos[1] + dy
+        if 0 <= x < env.width and 0 <= y < env.height:
+            cell = env.grid.get(x, y)
+            if cell is not None and cell.type == "door":
+                return False
+    return True
+
+
+def _interaction(env) -> int | None:
+    """What to do with the cell in front, if anything."""
+    fx, fy = (int(v) for v in env.front_pos)
+    cell = env.grid.get(fx, fy)
+    carrying = env.carrying
+    target = getattr(env, "obj", None)
+    if carrying is not None and carrying is not target:
+        useless = carrying.type != "key" or carrying.color not in _locked_door_colors(env)
+        if cell is None and useless and _open_floor(env, (fx, fy)):
+            return 4  # drop it here, out of the way
+        if cell is not None and cell.type == "door" and cell.is_locked:
+            return 5 if carrying.type == "key" and carrying.color == cell.color else None
+        return None
+    if cell is None:
+        return None
+    if cell is target and carrying is None:
+        return 3
+    if cell.type == "box":
+        return 5
+    if cell.type == "door" and not cell.is_open:
+        return 5
+    if carrying is None and cell.type in ("key", "ball") and _wanted(env, cell) is not None:
+        return 3
+    return None
+
+
+def goal_directed(rng: np.random.Generator, num_actions: int, ref: ReferencePool) -> np.ndarray:
+    """Mostly the actions of a simple planner that reads minigrid's state: clear blocking
+    balls, open boxes and doors, carry keys to their locked doors, drop what is useless, and
+    pick up the env's own object (KeyCorridor's, the Unlock* boxes, ObstructedMaze's ball) or
+    walk onto the goal; a random action one time in eight. Episodes then reach the rewarded
+    ends that depend on object identity, which random actions all but never do."""
+    actions = forward_biased(rng, num_actions, ref)
+    if num_actions < 7:
+        return actions
+    for i, env in enumerate(ref.envs):
+        env = env.unwrapped
+        if ref.done[i] or rng.random() < 0.125:
+            continue
+        action = _interaction(env)
+        if action is None:
+            action = _plan(env)
+        if action is None and env.carrying is not None:
+            # Nothing reachable to do with what it carries (a key whose door is blocked):
+            # put it down, out of the way, and deal with what blocks.
+            front = tuple(int(v) for v in env.front_pos)
+            if env.grid.get(*front) is None and _open_floor(env, front):
+                action = 4
+        if action is not None:
+            actions[i] = action
+    return actions

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "check.h"
+#include "families/minigrid/empty.h"
 #include "families/minigrid/render.h"
 #include "families/minigrid/room_grid.h"
 #include "families/minigrid/view.h"
@@ -132,6 +133,23 @@ TEST(MiniGridRender, TilesAreDrawnOnceAndSharedAcrossThreads) {
   std::vector<uint8_t> drawn(7 * 7 * 3);
   render::DrawTile(lava, -1, false, 7, drawn.data());
   CHECK(std::memcmp(drawn.data(), got[0], drawn.size()) == 0);
+}
+
+TEST(MiniGridEnv, RelativeCoordsAndAgentSeesFollowTheView) {
+  // Empty-8x8 with process_vis: the agent at (1, 1) facing right sees the 7x7 square ahead,
+  // itself at view (3, 6); the goal at (6, 6) is outside it.
+  Config config = EmptyEnv::DefaultConfig();
+  config.Set("see_through_walls", false);
+  EmptyEnv env(config, 0);
+  env.Reset();
+  CHECK(env.agent_pos() == (Pos{1, 1}));
+  CHECK(*env.RelativeCoords({1, 1}) == (Pos{3, 6}));
+  CHECK(*env.RelativeCoords({2, 1}) == (Pos{3, 5}));  // one ahead: one row up
+  CHECK(*env.RelativeCoords({1, 2}) == (Pos{4, 6}));  // to the right (down the grid)
+  CHECK(!env.RelativeCoords({0, 1}));                 // behind
+  CHECK(env.AgentSees({1, 0}));                       // the wall on its left, visible
+  CHECK(env.AgentSees({6, 6}) == env.RelativeCoords({6, 6}).has_value());
+  CHECK_THROWS(std::logic_error, env.AgentSees({2, 2}));  // an empty cell
 }
 
 // A 3x3 room grid whose generation runs the helpers under test.
