@@ -25,6 +25,7 @@ import importlib
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -41,7 +42,12 @@ import envfleet  # noqa: E402
 
 VERSION = "3.2.0"
 REPO = Path(__file__).resolve().parents[3]
-TARGET = REPO / "build" / "reference-minigrid"
+# build/reference-minigrid in the checkout, or (a read-only checkout) in the temp directory.
+TARGET = (
+    REPO / "build" / "reference-minigrid"
+    if os.access(REPO / "build" if (REPO / "build").is_dir() else REPO, os.W_OK)
+    else Path(tempfile.gettempdir()) / f"envfleet-reference-minigrid-{VERSION}"
+)
 
 
 @contextlib.contextmanager
