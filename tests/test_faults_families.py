@@ -292,6 +292,7 @@ _ABSURD = [
     ("Ant-v5", ""),
     ("CartpoleSwingup-v1", ""),
     ("LunarLander-v3", ""),
+    ("MiniGrid-DoorKey-5x5-v0", ""),
 ]
 
 
@@ -326,7 +327,14 @@ def test_building_stops_with_memory_error_when_memory_runs_out():
     ids = envfleet.list_all_envs()
     tasks = [
         t
-        for t in ("CartPole-v1", "Pong-v5", "Ant-v5", "CartpoleSwingup-v1", "LunarLander-v3")
+        for t in (
+            "CartPole-v1",
+            "Pong-v5",
+            "Ant-v5",
+            "CartpoleSwingup-v1",
+            "LunarLander-v3",
+            "MiniGrid-DoorKey-5x5-v0",
+        )
         if t in ids
     ]
     code = textwrap.dedent(f"""
@@ -372,6 +380,25 @@ def test_memory_available_is_what_the_machine_reports():
         ("Ant-v5", "frame_skip", [0, -1, -(2**63)]),
         ("Ant-v5", "main_body", [-1, 14, 2**31, 2**63 - 1]),
         ("Counting-v0", "episode_length", [0, -1, -(2**63)]),
+        ("MiniGrid-Empty-5x5-v0", "size", [0, 2, -1, 1025, 2**31, 2**63 - 1]),
+        ("MiniGrid-Empty-5x5-v0", "agent_view_size", [0, 1, 2, 4, 257, 2**31, -(2**63)]),
+        ("MiniGrid-Empty-5x5-v0", "tile_size", [0, -1, 1025, 2**31]),
+        ("MiniGrid-Empty-5x5-v0", "obs_tile_size", [0, -1, 2**31]),
+        ("MiniGrid-Empty-5x5-v0", "mission_bytes", [0, -1, 2**31]),
+        ("MiniGrid-Empty-5x5-v0", "max_steps", [0, -2, 2**31, -(2**63)]),
+        ("MiniGrid-Empty-5x5-v0", "agent_start_dir", [-1, 4, 2**31]),
+        ("MiniGrid-DoorKey-5x5-v0", "size", [4, 1025]),
+        ("MiniGrid-Fetch-5x5-N2-v0", "numObjs", [-2, 9, 2**31]),
+        ("MiniGrid-Fetch-5x5-N2-v0", "num_objs", [-2, 9, 2**31]),
+        ("MiniGrid-PutNear-6x6-N2-v0", "numObjs", [0, 1, 4, 2**31]),
+        ("MiniGrid-MultiRoom-N2-S4-v0", "maxRoomSize", [3, -2, 2**31]),
+        ("MiniGrid-MultiRoom-N2-S4-v0", "maxNumRooms", [1, 1001, 2**31]),
+        ("MiniGrid-KeyCorridorS3R1-v0", "room_size", [2, 1025, 2**31]),
+        ("MiniGrid-KeyCorridorS3R1-v0", "num_rows", [0, 65, 2**31]),
+        ("MiniGrid-ObstructedMaze-Full-v0", "num_quarters", [0, 5, 2**31]),
+        ("MiniGrid-LavaCrossingS9N1-v0", "size", [4, 10, 1025]),
+        ("MiniGrid-MemoryS7-v0", "size", [3, 8, 1025]),
+        ("MiniGrid-DistShift1-v0", "strip2_row", [-1, 7, 2**31]),
     ],
 )
 def test_size_options_out_of_range_raise(task_id, option, values):

@@ -145,15 +145,17 @@ inline std::vector<Config> PerEnvConfigs(const EnvType& type, const nb::dict& op
 }
 
 // Every env writes rows laid out by env 0's spec, so an env whose options would change it
-// must not join the pool; only the render rate may differ (frame_skip sets it; the pool
-// states env 0's). The Python layer names the option at fault; this is the last guard. Runs
-// of equal configs (the usual layout) are checked once.
+// must not join the pool; only the render rate (frame_skip sets it; the pool states env
+// 0's) and the env's own time limit (each env truncates itself) may differ. The Python layer
+// names the option at fault; this is the last guard. Runs of equal configs (the usual
+// layout) are checked once.
 inline void CheckSameSpec(const EnvType& type, const std::vector<Config>& configs,
                           const EnvSpec& spec) {
   for (size_t i = 1; i < configs.size(); ++i) {
     if (configs[i].values() == configs[i - 1].values()) continue;
     EnvSpec own = type.spec(configs[i]);
     own.render.fps = spec.render.fps;
+    own.time_limit = spec.time_limit;
     if (!(own == spec)) {
       const std::string message = "the options of env " + std::to_string(i) +
                                   " change its spec (spaces, info keys, reward range or "
@@ -181,6 +183,7 @@ inline nb::dict SpecToDict(const EnvSpec& spec) {
   render["fps"] = spec.render.fps;
   render["num_cameras"] = spec.render.num_cameras;
   d["render"] = render;
+  d["time_limit"] = spec.time_limit;
   return d;
 }
 

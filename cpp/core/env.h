@@ -10,7 +10,11 @@
 //
 // Step and Write are separate so the pool claims an output slot only once the step's
 // dynamics are done: in async mode the first envs to finish fill the first slots. Everything
-// else (elapsed steps, time limits, autoreset, done flags, env ids) is the pool's business.
+// else (elapsed steps, time limits, autoreset, done flags, env ids) is the pool's business,
+// with one exception: an env whose reference truncates its own episodes (MiniGrid's
+// step_count >= max_steps, a limit that is an env option and may differ per episode) sets
+// kTruncates and truncated_ in Step; the pool then reports truncated when either its time
+// limit or the env says so. Envs that leave kTruncates false pay nothing for it.
 // See cpp/families/example/counting.h for an annotated example.
 //
 // An env class registered with MakeEnvType<E> is stepped by the pool's loops compiled for E
@@ -91,11 +95,21 @@ class Env {
 
   double reward() const { return reward_; }
   bool terminated() const { return terminated_; }
+  // Whether the env's own time limit ended the episode this step. Read only for env classes
+  // that set kTruncates (and by the vtable loops, which serve any class: false unless set).
+  bool truncated() const { return truncated_; }
   NumpyGenerator& rng() { return rng_; }
+
+  // An env class that truncates its own episodes declares
+  //   static constexpr bool kTruncates = true;
+  // and sets truncated_ in every Step (the pool reads it after each step, never after a
+  // reset). The pool's loops compiled for a class that keeps this false never read it.
+  static constexpr bool kTruncates = false;
 
  protected:
   double reward_ = 0.0;
   bool terminated_ = false;
+  bool truncated_ = false;
 
  private:
   NumpyGenerator rng_;

@@ -743,6 +743,7 @@ class Pool {
   // Env `id`'s results but its observation, in row `row` of `columns`, and its record brought
   // up to date: after a reset (NEXT_STEP autoreset: a fresh episode, as E's
   // ResetAfterTermination is Reset), or after a step that gave `reward` and `terminated`.
+  // Batched classes (FunctionEnv) have no truncation of their own: only the time limit's.
   [[gnu::always_inline]] static void RecordBatched(EnvRecord& record, int32_t id, bool reset,
                                                    double reward, uint8_t terminated,
                                                    int64_t step_limit, const CommonColumns& columns,
@@ -822,6 +823,12 @@ class Pool {
     }
   };
 
+  // Whether the loops for E read Env::truncated() after a step: for a class that truncates
+  // its own episodes (Env::kTruncates), and in the vtable loops (E = Env), which serve every
+  // class (truncated() stays false in the others). The other classes' loops never load it.
+  template <typename E>
+  static constexpr bool kReadsEnvTruncation = std::is_same_v<E, Env> || E::kTruncates;
+
   // What a step or reset leaves for its row.
   struct Outcome {
     double reward = 0.0;
@@ -870,8 +877,10 @@ class Pool {
       outcome.elapsed = ++record.elapsed;
       outcome.reward = env.reward();
       outcome.terminated = env.terminated();
-      // Like Gymnasium's TimeLimit: truncated may be set together with terminated.
-      outcome.truncated = outcome.elapsed >= step_limit;
+      // Like Gymnasium's TimeLimit: truncated may be set together with terminated. An env
+      // with its own time limit (Env::kTruncates) may end the episode too.
+      outcome.truncated =
+          outcome.elapsed >= step_limit || (kReadsEnvTruncation<E> && env.truncated());
     }
     return outcome;
   }
@@ -1055,7 +1064,7 @@ class Pool {
       const Env& env = *record.env;
       const int64_t elapsed = ++record.elapsed;
       const bool terminated = env.terminated();
-      const bool truncated = elapsed >= step_limit;
+      const bool truncated = elapsed >= step_limit || (kReadsEnvTruncation<E> && env.truncated());
       columns.reward[i] = env.reward();
       columns.terminated[i] = terminated;
       columns.truncated[i] = truncated;
@@ -1070,6 +1079,7 @@ class Pool {
       Run<E>(ids[i], false, seq + i, &written, &at);
     };
     if constexpr (requires { E::StepMany; }) {
+      static_assert(!E::kTruncates, "RecordBatched knows only the pool's time limit");
       // Groups of up to kMaxGroup envs: the group's envs step in one call (those whose
       // episode had ended skipped), write rewards and terminations straight into their rows,
       // reset in one call if their episode had ended (NEXT_STEP autoreset: a fresh episode, as

@@ -113,6 +113,12 @@ struct EnvSpec {
   // where it would outlive the pool.
   bool workers_only = false;
 
+  // The env's own time limit for these options, for an env that truncates its own episodes
+  // (Env::kTruncates: MiniGrid's max_steps, 4 * size**2 for Empty); 0 for the others. A task
+  // registered without max_episode_steps takes it as its pool's time limit (the largest of
+  // its envs', per_env_options given), so that the limit follows the options.
+  int64_t time_limit = 0;
+
   // Envs built from different options may share a pool only where their specs are equal.
   friend bool operator==(const EnvSpec&, const EnvSpec&) = default;
 };

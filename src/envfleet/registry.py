@@ -262,6 +262,7 @@ def make_spec(task_id: str, per_env_options: Any = None, **kwargs: Any) -> EnvSp
         env_options,
         spec_dict["render"],
         per_env_options=tuple(own_options) if per_env_options is not None else (),
+        own_time_limit=spec_dict["time_limit"],
         **pool_kwargs,
     )
     return EnvSpec(config, reg.env_type, spec_dict, module)
@@ -362,9 +363,10 @@ def _shared_spec(
 ) -> dict:
     """The spec every env of the pool has (env 0's). Refuses per-env options that give an env
     another one (spaces, dtypes, info keys, reward range, renderer): the pool lays out every
-    env's results as env 0's. Each distinct set of options is built once."""
+    env's results as env 0's. Each distinct set of options is built once. Its ``time_limit``
+    is the largest of the envs' own (envs that truncate themselves may differ in it)."""
     first = {**common, **own_options[0]}
-    first_spec = _env_spec(reg, module, first, 0 if own_options[0] else None)
+    first_spec = dict(_env_spec(reg, module, first, 0 if own_options[0] else None))
     seen = {_frozen(own_options[0])}
     for i, own in enumerate(own_options):
         key = _frozen(own)
@@ -374,6 +376,7 @@ def _shared_spec(
         options = {**common, **own}
         spec = _env_spec(reg, module, options, i)
         if _layout(spec) == _layout(first_spec):
+            first_spec["time_limit"] = max(first_spec["time_limit"], spec["time_limit"])
             continue
         differing = [k for k in options if options[k] != first[k]]
         # The options that change the spec on their own, else (a combination) all that differ.
@@ -407,10 +410,11 @@ def _env_spec(reg: Registration, module: Any, options: dict[str, Any], env: int 
 
 def _layout(spec: dict | None) -> dict | None:
     """What envs of one pool must share: the spec less its render rate (frame_skip sets it,
-    and may differ per env; the pool's metadata states env 0's)."""
+    and may differ per env; the pool's metadata states env 0's) and its own time limit (an
+    env that truncates itself keeps its own)."""
     if spec is None:
         return None
-    return {**spec, "render": {**spec["render"], "fps": None}}
+    return {**spec, "render": {**spec["render"], "fps": None}, "time_limit": None}
 
 
 def _frozen(options: dict[str, Any]) -> tuple:
@@ -578,6 +582,7 @@ def _pool_config(
     max_num_players: int = 1,
     gym_reset_return_info: bool = True,
     per_env_options: tuple[dict[str, Any], ...] = (),
+    own_time_limit: int = 0,
 ) -> PoolConfig:
     num_envs = _int_arg("num_envs", num_envs, 1, _MAX_NUM_ENVS)
     if batch_size is None:
@@ -594,7 +599,9 @@ def _pool_config(
     num_threads = _int_arg("num_threads", num_threads, 1, 1024)
     thread_affinity_offset = _int_arg("thread_affinity_offset", thread_affinity_offset, -1)
     if max_episode_steps is None:
-        max_episode_steps = reg.max_episode_steps or 0  # the registration's limit; 0: none
+        # The registration's limit, else that of envs that truncate themselves (MiniGrid's
+        # max_steps, which its options set: the spec's time_limit); 0: none.
+        max_episode_steps = reg.max_episode_steps or own_time_limit or 0
     max_episode_steps = _int_arg("max_episode_steps", max_episode_steps, 0, 2**31 - 1)
     conventions = Conventions.parse(conventions)
     if conventions is Conventions.GYMNASIUM and batch_size != num_envs:

@@ -195,12 +195,16 @@ class ArrayInfo:
         return cls(d["name"], dtype, shape, low, high, bool(d["discrete"]))
 
     def space(self) -> spaces.Space:
+        # Discrete spaces carry the arrays' dtype (int64 but for MiniGrid's int32 direction,
+        # whose space EnvPool states as int64 while it returns int32 arrays).
         if self.discrete and self.shape == ():
             start = int(self.low)
-            return spaces.Discrete(int(self.high) - start + 1, start=start)
+            return spaces.Discrete(int(self.high) - start + 1, start=start, dtype=self.dtype)
         if self.discrete:
             return spaces.MultiDiscrete(
-                (self.high - self.low + 1).astype(np.int64), start=self.low.astype(np.int64)
+                (self.high - self.low + 1).astype(self.dtype),
+                start=self.low.astype(self.dtype),
+                dtype=self.dtype,
             )
         if self.dtype == np.bool_:
             return spaces.MultiBinary(list(self.shape) if self.shape else 1)

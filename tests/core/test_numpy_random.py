@@ -92,6 +92,10 @@ def run_numpy(seed, program):
             out.append(int(rng.choice(list(range(a)))))
         elif kind == "standard_normal":
             out.append(float(rng.standard_normal()))
+        elif kind == "shuffle":
+            items = list(range(a))
+            rng.shuffle(items)
+            out.append(items)
         elif kind == "uint32":
             out.append(int(rng.integers(0, 2**32, dtype=np.uint32)))
         elif kind == "uint64":
@@ -311,6 +315,17 @@ def test_mujoco_reset_pattern(seed, nq, nv, scale):
     want = list(rng.uniform(low=-scale, high=scale, size=nq)) + list(rng.standard_normal(nv))
     program = [("uniform", -scale, scale)] * nq + [("standard_normal", 0.0, 0.0)] * nv
     assert exact(draws(seed, program)) == exact([float(x) for x in want])
+
+
+@pytest.mark.parametrize("seed", SPECIAL_SEEDS + RANDOM_SEEDS[:20])
+def test_shuffle_of_a_list(seed):
+    """Generator.shuffle of a Python list (MiniGrid's crossings and paths): one
+    random_interval(i) per swap, on next_uint32 (whose buffered half carries over to and from
+    the draws around it)."""
+    program = [("shuffle", n, 0) for n in (0, 1, 2, 3, 5, 8, 13, 100, 1000)]
+    program += [("uint32", 0, 0), ("shuffle", 6, 0), ("integers", 0, 10), ("shuffle", 3, 0)]
+    program += [("random", 0, 0), ("shuffle", 4, 0), ("uint32", 0, 0), ("shuffle", 7, 0)]
+    assert_same(seed, program)
 
 
 def test_rejects_unknown_kind():

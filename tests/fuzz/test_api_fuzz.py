@@ -11,8 +11,9 @@ must fail and checks every delivered batch against what the calls so far imply:
   twice): a delivered env had an action in flight, and the pool's count of envs in flight
   equals the model's;
 - ``info["elapsed_step"]`` goes 0 on a reset, +1 on a step; ``truncated`` exactly when it
-  reaches ``max_episode_steps``; the step after an episode's end autoresets (``next_step``),
-  or the end resets in place (``same_step``), or stepping is refused (``disabled``);
+  reaches ``max_episode_steps`` (or the env's own limit, MiniGrid's ``max_steps``); the step
+  after an episode's end autoresets (``next_step``), or the end resets in place
+  (``same_step``), or stepping is refused (``disabled``);
 - a send made with no env in flight fixes the rows in send order (sync order); a batch has
   ``batch_size`` rows, or exactly the envs of a partial step/reset made with none in flight;
 - shapes and dtypes are the spec's; float observations and rewards hold no NaN;
@@ -111,6 +112,9 @@ class Task:
     # The env may continue an ended episode's clock across an autoreset (Counting's
     # continue_episodes, Atari's episodic_life): elapsed_step then goes on.
     may_continue: bool = False
+    # The env's own time limit (MiniGrid's max_steps, Env::kTruncates): it truncates there
+    # whatever max_episode_steps says. 0: none.
+    own_limit: int = 0
 
 
 def _counting_options() -> dict[str, Any]:
@@ -160,14 +164,39 @@ FAMILIES: dict[str, list[Task]] = {
         Task("BipedalWalker-v3", max_envs=3),
     ],
     "dm_control": [Task("CartpoleSwingup-v1", max_envs=4), Task("ReacherEasy-v1", max_envs=4)],
+    "minigrid": [
+        Task(
+            "MiniGrid-DoorKey-5x5-v0",
+            {
+                "max_steps": st.sampled_from([-1, 3, 7]),
+                "agent_view_size": st.sampled_from([3, 5, 7]),
+                "see_through_walls": st.booleans(),
+                "obs_wrapper": st.sampled_from(["", "FullyObsWrapper", "RGBImgPartialObsWrapper"]),
+            },
+            own_limit=250,
+        ),
+        Task("MiniGrid-Dynamic-Obstacles-5x5-v0", own_limit=100),
+        Task(
+            "MiniGrid-ObstructedMaze-1Dlhb-v0",
+            {"max_steps": st.sampled_from([-1, 5])},
+            own_limit=288,
+        ),
+        Task("MiniGrid-MultiRoom-N2-S4-v0", own_limit=40),
+    ],
 }
 
 # Examples (pools made) and calls per pool, per profile: cheap families get many, the
 # expensive ones (a pool of Atari or MuJoCo envs takes tens of milliseconds to make) few.
-_CHEAP = ("example", "classic_control", "toy_text")
+_CHEAP = ("example", "classic_control", "toy_text", "minigrid")
 EXAMPLES = {
-    "short": {"example": 40, "classic_control": 12, "toy_text": 12, "other": 4},
-    "long": {"example": 1100, "classic_control": 250, "toy_text": 250, "other": 40},
+    "short": {"example": 40, "classic_control": 12, "toy_text": 12, "minigrid": 12, "other": 4},
+    "long": {
+        "example": 1100,
+        "classic_control": 250,
+        "toy_text": 250,
+        "minigrid": 250,
+        "other": 40,
+    },
 }
 STEPS = {"short": 30, "long": 100}
 
@@ -294,6 +323,9 @@ class PoolModel:
         self.b = config.batch_size
         self.mode = str(config.autoreset_mode.value)
         self.max_steps = config.max_episode_steps
+        # An env that truncates itself does so at its max_steps option (-1: its own default).
+        own = options.get("max_steps", -1)
+        self.own_limit = task.own_limit if own == -1 else own
         self.envs = [EnvModel() for _ in range(self.n)]
         self.fixed: deque[int] = deque()  # envs whose rows are fixed in send order
         self.counting = task.task_id == "Counting-v0"
@@ -404,10 +436,12 @@ class PoolModel:
         assert elapsed == env.elapsed + 1, (
             f"{where}: elapsed_step {elapsed} after {env.elapsed} (a result lost or repeated?)"
         )
-        limit = self.max_steps > 0 and elapsed >= self.max_steps
+        limit = (self.max_steps > 0 and elapsed >= self.max_steps) or (
+            self.own_limit > 0 and elapsed >= self.own_limit
+        )
         assert trunc == limit, (
             f"{where}: truncated={trunc} at elapsed_step {elapsed}, "
-            f"max_episode_steps {self.max_steps}"
+            f"max_episode_steps {self.max_steps}, the env's own limit {self.own_limit}"
         )
         if self.counting:
             sent = int(np.trunc(env.action))
@@ -614,7 +648,9 @@ class PoolMachine(RuleBasedStateMachine):
                 done = step_type == dm_env.StepType.LAST
                 if env.elapsed is not None:
                     env.elapsed += 1
-                    if model.max_steps > 0 and env.elapsed >= model.max_steps:
+                    if (model.max_steps > 0 and env.elapsed >= model.max_steps) or (
+                        model.own_limit > 0 and env.elapsed >= model.own_limit
+                    ):
                         assert done, f"env {i}: no LAST at the time limit ({env.elapsed} steps)"
                 if model.counting:
                     assert float(batch["reward"][r]) == int(np.trunc(env.action))
@@ -892,6 +928,7 @@ TestAtari = _machine("atari")
 TestMujoco = _machine("mujoco")
 TestBox2d = _machine("box2d")
 TestDmControl = _machine("dm_control")
+TestMiniGrid = _machine("minigrid")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -941,6 +978,9 @@ _MAKE_TASKS = [
     "Ant-v5",
     "LunarLander-v3",
     "CartpoleSwingup-v1",
+    "MiniGrid-DoorKey-5x5-v0",
+    "MiniGrid-MultiRoom-N2-S4-v0",
+    "MiniGrid-Fetch-5x5-N2-v0",
 ]
 
 

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <utility>
 
 #include "common/numpy/math.h"
 #include "common/numpy/ziggurat_constants.h"
@@ -200,6 +201,34 @@ class NumpyGenerator {
   // Generator.choice(a) for a 1-D sequence of length n (replace=True, p=None, size=None):
   // numpy draws integers(0, n, size=(), dtype=int64). Precondition n > 0 (numpy raises).
   int64_t ChoiceIndex(int64_t n) { return Integers(0, n); }
+
+  // random_interval(bitgen, max): a value in [0, max] by rejection of masked draws: the
+  // smallest all-ones mask covering max, next_uint32 while max fits 32 bits, else next_uint64.
+  // Generator.shuffle draws one per swap.
+  uint64_t Interval(uint64_t max) {
+    if (max == 0) return 0;
+    uint64_t mask = max;
+    for (int shift = 1; shift <= 32; shift *= 2) mask |= mask >> shift;
+    uint64_t value;
+    if (max <= 0xFFFFFFFFull) {
+      while ((value = (NextUint32() & mask)) > max) {
+      }
+    } else {
+      while ((value = (NextUint64() & mask)) > max) {
+      }
+    }
+    return value;
+  }
+
+  // Generator.shuffle(x) of a list (or a 1-D array) of n items: for i = n - 1 down to 1, x[i]
+  // swaps with x[Interval(i)] (Fisher-Yates), in place.
+  template <typename T>
+  void Shuffle(T* items, size_t n) {
+    for (size_t i = n; i-- > 1;) {
+      const size_t j = static_cast<size_t>(Interval(i));
+      std::swap(items[i], items[j]);
+    }
+  }
 
  private:
   // pcg_setseq_128_step_r().

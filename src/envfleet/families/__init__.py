@@ -17,6 +17,7 @@ FAMILIES = (
     "mujoco",
     "dm_control",
     "box2d",
+    "minigrid",
 )
 
 for _name in FAMILIES:

@@ -98,12 +98,36 @@ class TinyEnv : public Env {
   std::thread::id render_thread;
   std::thread::id step_thread;
 
+ protected:
+  int64_t steps() const { return steps_; }
+
  private:
   int64_t seed_;
   int64_t episode_length_, fail_at_step_, fail_seed_;
   bool throw_non_std_, continue_episodes_;
   int64_t steps_ = 0, episodes_ = 0, last_action_ = -1;
   double draw_ = 0.0;
+};
+
+// TinyEnv that also truncates its own episodes (Env::kTruncates), as MiniGrid's envs do:
+// after `truncate_at` steps of an episode (-1: never).
+class SelfTruncatingEnv final : public TinyEnv {
+ public:
+  static constexpr bool kTruncates = true;
+  static Config DefaultConfig() {
+    Config config = TinyEnv::DefaultConfig();
+    config.Set("truncate_at", int64_t{-1});
+    return config;
+  }
+  SelfTruncatingEnv(const Config& config, uint64_t seed)
+      : TinyEnv(config, seed), truncate_at_(config.Get<int64_t>("truncate_at")) {}
+  void Step(const void* action) override {
+    TinyEnv::Step(action);
+    truncated_ = truncate_at_ >= 0 && steps() >= truncate_at_;
+  }
+
+ private:
+  int64_t truncate_at_;
 };
 
 struct Row {
@@ -137,10 +161,12 @@ class Driver {
  public:
   // `generic`: the pool's loops that call the env through its vtable (Kernels::Of<Env>),
   // rather than those of TinyEnv that the bindings get from MakeEnvType<TinyEnv>.
+  // `self_truncating`: SelfTruncatingEnv's envs rather than TinyEnv's.
   Driver(Config overrides, int num_envs, int batch_size, int num_threads,
          AutoresetMode mode = AutoresetMode::kNextStep, int64_t max_episode_steps = 0,
-         uint64_t first_seed = 100, bool generic = false) {
-    const EnvType type = MakeEnvType<TinyEnv>();
+         uint64_t first_seed = 100, bool generic = false, bool self_truncating = false) {
+    const EnvType type =
+        self_truncating ? MakeEnvType<SelfTruncatingEnv>() : MakeEnvType<TinyEnv>();
     Config config = type.defaults;
     for (const auto& [key, value] : overrides.values()) config.Set(key, value);
     PoolOptions options;
@@ -433,6 +459,95 @@ TEST(Pool, TheTimeLimitTruncatesAndTheNextStepStartsAfresh) {
   Row last = both.StepAll(1).rows[0];
   CHECK(last.terminated);
   CHECK(last.truncated);
+}
+
+TEST(Pool, AnEnvThatTruncatesItselfEndsTheEpisodeAsTheTimeLimitDoes) {
+  // Env::kTruncates: the env's own limit (truncate_at) ends the episode with truncated set,
+  // and the next step starts afresh, never through ResetAfterTermination.
+  for (bool generic : {false, true}) {
+    for (AutoresetMode mode : {AutoresetMode::kNextStep, AutoresetMode::kSameStep}) {
+      Driver d({{"episode_length", int64_t{100}},
+                {"continue_episodes", true},
+                {"truncate_at", int64_t{2}}},
+               1, 1, 1, mode, /*max_episode_steps=*/0, 100, generic, /*self_truncating=*/true);
+      d.ResetAll();
+      Row r1 = d.StepAll(1).rows[0];
+      CHECK(!r1.truncated && !r1.terminated);
+      Row r2 = d.StepAll(1).rows[0];
+      CHECK(r2.truncated);
+      CHECK(!r2.terminated);
+      CHECK_EQ(r2.elapsed, 2);
+      if (mode == AutoresetMode::kNextStep) {
+        CHECK(d.pool->episode_over(0));
+        Row r3 = d.StepAll(1).rows[0];  // the reset
+        CHECK_EQ(r3.elapsed, 0);
+        CHECK_EQ(r3.episodes, 2);
+      } else {
+        CHECK(r2.has_final);
+        CHECK_EQ(r2.final_steps, 2);
+        CHECK_EQ(r2.episodes, 2);  // already the next episode
+        CHECK_EQ(r2.steps, 0);
+      }
+      Row next = d.StepAll(1).rows[0];
+      CHECK_EQ(next.elapsed, 1);  // afresh: a truncation never continues the clock
+      CHECK(!next.truncated);
+    }
+  }
+  // With the pool's own limit too, whichever comes first truncates; with a termination on
+  // the same step, both flags are set.
+  for (bool generic : {false, true}) {
+    Driver limit({{"truncate_at", int64_t{5}}}, 1, 1, 1, AutoresetMode::kNextStep, 2, 100, generic,
+                 true);
+    limit.ResetAll();
+    limit.StepAll(1);
+    CHECK(limit.StepAll(1).rows[0].truncated);  // the pool's limit (2)
+    Driver both({{"episode_length", int64_t{3}}, {"truncate_at", int64_t{3}}}, 1, 1, 1,
+                AutoresetMode::kNextStep, 0, 100, generic, true);
+    both.ResetAll();
+    both.StepAll(1);
+    CHECK(!both.StepAll(1).rows[0].truncated);
+    Row last = both.StepAll(1).rows[0];
+    CHECK(last.terminated);
+    CHECK(last.truncated);
+    CHECK(both.pool->episode_over(0));
+    CHECK_EQ(both.StepAll(1).rows[0].elapsed, 0);
+  }
+}
+
+TEST(Pool, EnvTruncationIsTheSameInSweepsQueuesAndTheGenericLoops) {
+  // The three places the pool computes truncated (Advance's step path, the sync loop's
+  // record_step, async chunks) for a self-truncating class, compiled and through the vtable.
+  std::vector<std::vector<Row>> results[2];
+  for (int generic : {0, 1}) {
+    const Config overrides = {{"episode_length", int64_t{7}}, {"truncate_at", int64_t{4}}};
+    Driver sync(overrides, 50, 50, 2, AutoresetMode::kNextStep, 0, 100, generic != 0, true);
+    results[generic].push_back(sync.ResetAll().rows);
+    int truncations = 0;
+    for (int round = 0; round < 12; ++round) {
+      Batch batch = sync.StepAll(round % 10);
+      for (const Row& row : batch.rows) truncations += row.truncated;
+      results[generic].push_back(batch.rows);
+    }
+    CHECK_EQ(truncations, 2 * 50);  // steps 4 and 9 of the 12 (5 and 10 are resets)
+    Driver async(overrides, 20, 5, 2, AutoresetMode::kNextStep, 0, 100, generic != 0, true);
+    async.Send(async.AllIds(), {}, true);
+    std::vector<std::vector<Row>> per_env(20);
+    for (int b = 0; b < 40; ++b) {
+      Batch batch = async.Recv();
+      for (const Row& row : batch.rows) {
+        CHECK_EQ(row.truncated, row.elapsed == 4);
+        per_env[row.env_id].push_back(row);
+      }
+      const std::vector<int32_t> ready = batch.EnvIds();
+      async.Send(ready, std::vector<int64_t>(ready.size(), 1), false);
+    }
+    for (std::vector<Row>& rows : per_env) results[generic].push_back(rows);
+  }
+  REQUIRE_EQ(results[0].size(), results[1].size());
+  for (size_t i = 0; i < results[0].size(); ++i) {
+    const size_t n = std::min(results[0][i].size(), results[1][i].size());
+    CHECK(std::equal(results[0][i].begin(), results[0][i].begin() + n, results[1][i].begin()));
+  }
 }
 
 TEST(Pool, AContinuedEpisodeKeepsTheClockAcrossTerminations) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "common/numpy/random.h"
 
@@ -36,6 +37,15 @@ nb::list NumpyGeneratorDraws(uint64_t seed, nb::list program) {
       out.append(nb::int_(rng.ChoiceIndex(ArgToInt64(step[1]))));
     } else if (std::strcmp(kind, "standard_normal") == 0) {
       out.append(nb::float_(rng.StandardNormal()));
+    } else if (std::strcmp(kind, "interval") == 0) {
+      out.append(nb::int_(rng.Interval(static_cast<uint64_t>(ArgToInt64(step[1])))));
+    } else if (std::strcmp(kind, "shuffle") == 0) {
+      std::vector<int64_t> items(static_cast<size_t>(ArgToInt64(step[1])));
+      for (size_t i = 0; i < items.size(); ++i) items[i] = static_cast<int64_t>(i);
+      rng.Shuffle(items.data(), items.size());
+      nb::list shuffled;
+      for (int64_t item : items) shuffled.append(nb::int_(item));
+      out.append(shuffled);
     } else if (std::strcmp(kind, "uint32") == 0) {
       out.append(nb::int_(rng.NextUint32()));
     } else if (std::strcmp(kind, "uint64") == 0) {
@@ -52,11 +62,11 @@ nb::list NumpyGeneratorDraws(uint64_t seed, nb::list program) {
 void BindNumpyRandomTesting(nanobind::module_& m) {
   m.def("numpy_generator_draws", &NumpyGeneratorDraws, nb::arg("seed"), nb::arg("program"),
         nb::sig("def numpy_generator_draws(seed: int, program: list[tuple[str, float, float]]) "
-                "-> list[int | float]"),
+                "-> list[int | float | list[int]]"),
         "Seeds envfleet::NumpyGenerator like gymnasium.utils.seeding.np_random(seed) and runs\n"
         "`program`: (kind, a, b) with kind in random, uniform(a, b), integers(a, b),\n"
-        "choice_index(a), standard_normal, uint32, uint64. Integer kinds return int, the\n"
-        "rest float.");
+        "choice_index(a), interval(a), shuffle(a) (of range(a): a list), standard_normal,\n"
+        "uint32, uint64. Integer kinds return int, the rest float.");
 }
 
 }  // namespace envfleet

@@ -1,0 +1,155 @@
+"""MiniGrid task ids (minigrid 3.2.0's grid worlds, EnvPool 1.2.5's ids for them), built by
+envfleet._minigrid (C++ ports in cpp/families/minigrid/, no engine).
+
+Each id is registered with the constructor arguments minigrid 3.2.0 registers it with
+(``minigrid/__init__.py``), under minigrid's names (``numObjs``, ``minNumRooms``...; the
+envs also accept EnvPool's names, ``num_objs``, ``min_num_rooms``..., which win when given).
+minigrid registers no time limit: its envs truncate themselves when ``step_count`` reaches
+``max_steps``, an option whose default is each class's own formula (``4 * size**2`` for
+Empty). So do the ports (``Env::kTruncates``), and the ids here are registered without
+``max_episode_steps``: a pool's limit is the env's own ``max_steps`` for the options it is
+made with (the spec's ``time_limit``), which for the registered options is EnvPool's
+``max_episode_steps``. ``MiniGrid-MultiRoom-N4-S5-v0`` has six rooms, as minigrid 3.2.0 keeps
+it ("legacy ID"; EnvPool the same).
+"""
+
+from __future__ import annotations
+
+from envfleet.registry import Family, register
+
+# The envs are compiled into the module: nothing to install beyond envfleet itself.
+MINIGRID = Family("minigrid", module="envfleet._minigrid")
+
+
+def _maze_options(agent_room, key_in_box, blocked, num_quarters, num_rooms_visited) -> dict:
+    """ObstructedMaze_Full's arguments, as minigrid/__init__.py registers them."""
+    return {
+        "agent_room": agent_room,
+        "key_in_box": key_in_box,
+        "blocked": blocked,
+        "num_quarters": num_quarters,
+        "num_rooms_visited": num_rooms_visited,
+    }
+
+
+# id: (env type, options), as minigrid/__init__.py registers them.
+TASKS: dict[str, tuple[str, dict]] = {
+    "MiniGrid-Empty-5x5-v0": ("MiniGridEmpty", {"size": 5}),
+    "MiniGrid-Empty-6x6-v0": ("MiniGridEmpty", {"size": 6}),
+    "MiniGrid-Empty-8x8-v0": ("MiniGridEmpty", {}),
+    "MiniGrid-Empty-16x16-v0": ("MiniGridEmpty", {"size": 16}),
+    "MiniGrid-Empty-Random-5x5-v0": ("MiniGridEmpty", {"size": 5, "agent_start_pos": None}),
+    "MiniGrid-Empty-Random-6x6-v0": ("MiniGridEmpty", {"size": 6, "agent_start_pos": None}),
+    "MiniGrid-DoorKey-5x5-v0": ("MiniGridDoorKey", {"size": 5}),
+    "MiniGrid-DoorKey-6x6-v0": ("MiniGridDoorKey", {"size": 6}),
+    "MiniGrid-DoorKey-8x8-v0": ("MiniGridDoorKey", {"size": 8}),
+    "MiniGrid-DoorKey-16x16-v0": ("MiniGridDoorKey", {"size": 16}),
+    "MiniGrid-DistShift1-v0": ("MiniGridDistShift", {"strip2_row": 2}),
+    "MiniGrid-DistShift2-v0": ("MiniGridDistShift", {"strip2_row": 5}),
+    "MiniGrid-LavaCrossingS9N1-v0": ("MiniGridCrossing", {"size": 9, "num_crossings": 1}),
+    "MiniGrid-LavaCrossingS9N2-v0": ("MiniGridCrossing", {"size": 9, "num_crossings": 2}),
+    "MiniGrid-LavaCrossingS9N3-v0": ("MiniGridCrossing", {"size": 9, "num_crossings": 3}),
+    "MiniGrid-LavaCrossingS11N5-v0": ("MiniGridCrossing", {"size": 11, "num_crossings": 5}),
+    **{
+        f"MiniGrid-SimpleCrossingS{size}N{n}-v0": (
+            "MiniGridCrossing",
+            {"size": size, "num_crossings": n, "obstacle_type": "wall"},
+        )
+        for size, n in ((9, 1), (9, 2), (9, 3), (11, 5))
+    },
+    "MiniGrid-LavaGapS5-v0": ("MiniGridLavaGap", {"size": 5}),
+    "MiniGrid-LavaGapS6-v0": ("MiniGridLavaGap", {"size": 6}),
+    "MiniGrid-LavaGapS7-v0": ("MiniGridLavaGap", {"size": 7}),
+    "MiniGrid-Dynamic-Obstacles-5x5-v0": (
+        "MiniGridDynamicObstacles",
+        {"size": 5, "n_obstacles": 2},
+    ),
+    "MiniGrid-Dynamic-Obstacles-Random-5x5-v0": (
+        "MiniGridDynamicObstacles",
+        {"size": 5, "agent_start_pos": None, "n_obstacles": 2},
+    ),
+    "MiniGrid-Dynamic-Obstacles-6x6-v0": (
+        "MiniGridDynamicObstacles",
+        {"size": 6, "n_obstacles": 3},
+    ),
+    "MiniGrid-Dynamic-Obstacles-Random-6x6-v0": (
+        "MiniGridDynamicObstacles",
+        {"size": 6, "agent_start_pos": None, "n_obstacles": 3},
+    ),
+    "MiniGrid-Dynamic-Obstacles-8x8-v0": ("MiniGridDynamicObstacles", {}),
+    "MiniGrid-Dynamic-Obstacles-16x16-v0": (
+        "MiniGridDynamicObstacles",
+        {"size": 16, "n_obstacles": 8},
+    ),
+    "MiniGrid-Fetch-5x5-N2-v0": ("MiniGridFetch", {"size": 5, "numObjs": 2}),
+    "MiniGrid-Fetch-6x6-N2-v0": ("MiniGridFetch", {"size": 6, "numObjs": 2}),
+    "MiniGrid-Fetch-8x8-N3-v0": ("MiniGridFetch", {}),
+    "MiniGrid-FourRooms-v0": ("MiniGridFourRooms", {}),
+    "MiniGrid-GoToDoor-5x5-v0": ("MiniGridGoToDoor", {}),
+    "MiniGrid-GoToDoor-6x6-v0": ("MiniGridGoToDoor", {"size": 6}),
+    "MiniGrid-GoToDoor-8x8-v0": ("MiniGridGoToDoor", {"size": 8}),
+    "MiniGrid-GoToObject-6x6-N2-v0": ("MiniGridGoToObject", {}),
+    "MiniGrid-GoToObject-8x8-N2-v0": ("MiniGridGoToObject", {"size": 8, "numObjs": 2}),
+    **{
+        f"MiniGrid-KeyCorridorS{room_size}R{rows}-v0": (
+            "MiniGridKeyCorridor",
+            {"room_size": room_size, "num_rows": rows},
+        )
+        for room_size, rows in ((3, 1), (3, 2), (3, 3), (4, 3), (5, 3), (6, 3))
+    },
+    "MiniGrid-LockedRoom-v0": ("MiniGridLockedRoom", {}),
+    "MiniGrid-MemoryS17Random-v0": ("MiniGridMemory", {"size": 17, "random_length": True}),
+    "MiniGrid-MemoryS13Random-v0": ("MiniGridMemory", {"size": 13, "random_length": True}),
+    "MiniGrid-MemoryS13-v0": ("MiniGridMemory", {"size": 13}),
+    "MiniGrid-MemoryS11-v0": ("MiniGridMemory", {"size": 11}),
+    "MiniGrid-MemoryS9-v0": ("MiniGridMemory", {"size": 9}),
+    "MiniGrid-MemoryS7-v0": ("MiniGridMemory", {"size": 7}),
+    "MiniGrid-MultiRoom-N2-S4-v0": (
+        "MiniGridMultiRoom",
+        {"minNumRooms": 2, "maxNumRooms": 2, "maxRoomSize": 4},
+    ),
+    # minigrid 3.2.0: "kept for backwards compatibility; this legacy ID is configured for 6
+    # rooms" (EnvPool 1.2.5 registers it so too).
+    "MiniGrid-MultiRoom-N4-S5-v0": (
+        "MiniGridMultiRoom",
+        {"minNumRooms": 6, "maxNumRooms": 6, "maxRoomSize": 5},
+    ),
+    "MiniGrid-MultiRoom-N6-v0": ("MiniGridMultiRoom", {"minNumRooms": 6, "maxNumRooms": 6}),
+    "MiniGrid-ObstructedMaze-1Dl-v0": (
+        "MiniGridObstructedMaze1Dlhb",
+        {"key_in_box": False, "blocked": False},
+    ),
+    "MiniGrid-ObstructedMaze-1Dlh-v0": (
+        "MiniGridObstructedMaze1Dlhb",
+        {"key_in_box": True, "blocked": False},
+    ),
+    "MiniGrid-ObstructedMaze-1Dlhb-v0": ("MiniGridObstructedMaze1Dlhb", {}),
+    **{
+        task_id: (env_type, _maze)
+        for env_type, suffix in (
+            ("MiniGridObstructedMazeFull", "v0"),
+            ("MiniGridObstructedMazeFullV1", "v1"),
+        )
+        for name, _maze in {
+            "2Dl": _maze_options((2, 1), False, False, 1, 4),
+            "2Dlh": _maze_options((2, 1), True, False, 1, 4),
+            "2Dlhb": _maze_options((2, 1), True, True, 1, 4),
+            "1Q": _maze_options((1, 1), True, True, 1, 5),
+            "2Q": _maze_options((2, 1), True, True, 2, 11),
+            "Full": {},
+        }.items()
+        if suffix == "v0" or name in ("2Dlhb", "1Q", "2Q", "Full")
+        for task_id in [f"MiniGrid-ObstructedMaze-{name}-{suffix}"]
+    },
+    "MiniGrid-Playground-v0": ("MiniGridPlayground", {}),
+    "MiniGrid-PutNear-6x6-N2-v0": ("MiniGridPutNear", {}),
+    "MiniGrid-PutNear-8x8-N3-v0": ("MiniGridPutNear", {"size": 8, "numObjs": 3}),
+    "MiniGrid-RedBlueDoors-6x6-v0": ("MiniGridRedBlueDoors", {"size": 6}),
+    "MiniGrid-RedBlueDoors-8x8-v0": ("MiniGridRedBlueDoors", {}),
+    "MiniGrid-Unlock-v0": ("MiniGridUnlock", {}),
+    "MiniGrid-UnlockPickup-v0": ("MiniGridUnlockPickup", {}),
+    "MiniGrid-BlockedUnlockPickup-v0": ("MiniGridBlockedUnlockPickup", {}),
+}
+
+for _task_id, (_type, _options) in TASKS.items():
+    register(_task_id, _type, family=MINIGRID, **_options)
