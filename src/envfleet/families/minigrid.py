@@ -18,7 +18,7 @@ from __future__ import annotations
 from envfleet.registry import Family, register
 
 # The envs are compiled into the module: nothing to install beyond envfleet itself.
-MINIGRID = Family("minigrid", module="envfleet._minigrid")
+MINIGRID = Family("minigrid", module="envfleet._minigrid", envpool_package="envpool.minigrid")
 
 
 def _maze_options(agent_room, key_in_box, blocked, num_quarters, num_rooms_visited) -> dict:
