@@ -3,7 +3,8 @@
 # requirement in pyproject.toml; a build by a Python without jaxlib (a plain CMake build) skips
 # the module, and env.xla() then says to rebuild. The module reaches pools only through their
 # plain-C tables (cpp/bind/pool_api.h), so it compiles none of the core and links nothing but
-# the C++ runtime.
+# the C++ runtime (and libdl, through which its CUDA handlers load the CUDA driver at run time:
+# no CUDA headers or libraries at build time, cpp/xla/cuda_driver.h).
 execute_process(
   COMMAND "${Python_EXECUTABLE}" -c
           "import os, jaxlib; print(os.path.join(os.path.dirname(jaxlib.__file__), 'include'))"
@@ -17,6 +18,7 @@ if(_jax_found EQUAL 0 AND EXISTS "${ENVFLEET_XLA_FFI_INCLUDE_DIR}/xla/ffi/api/ff
   # SYSTEM: XLA's headers are not held to our warning flags.
   target_include_directories(_xla SYSTEM PRIVATE "${ENVFLEET_XLA_FFI_INCLUDE_DIR}")
   target_compile_options(_xla PRIVATE -Wall -Wextra)
+  target_link_libraries(_xla PRIVATE ${CMAKE_DL_LIBS})
   install(TARGETS _xla LIBRARY DESTINATION envfleet)
 else()
   message(STATUS "envfleet._xla: not built (jaxlib, which has XLA's FFI headers, is not importable)")
