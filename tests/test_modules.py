@@ -109,7 +109,9 @@ def test_ale_is_inside_the_atari_module_only(name):
 def test_ale_licence_ships_with_the_atari_module():
     if not _installed():
         pytest.skip("running from a build tree: the licence is placed by `pip install`")
-    licence = PACKAGE / "licenses" / "ALE-GPL-2.0-LICENSE.md"
+    # Beside the module: the package's folder, or in an editable install the folder in
+    # site-packages that holds the modules (the Python files stay in src/).
+    licence = module_file("_atari").parent / "licenses" / "ALE-GPL-2.0-LICENSE.md"
     assert "GNU GENERAL PUBLIC LICENSE" in licence.read_text()
     assert "Version 2" in licence.read_text()
 
@@ -133,8 +135,14 @@ def test_missing_mujoco_names_the_extra_and_the_rest_works(tmp_path):
     it (so $ORIGIN/../mujoco is empty) and `import mujoco` failing."""
     copy = tmp_path / "envfleet"
     shutil.copytree(PACKAGE, copy, symlinks=False, ignore=shutil.ignore_patterns("__pycache__"))
+    modules = module_file("_core").parent
+    if modules != PACKAGE:  # an editable install: the modules live apart from src/envfleet
+        shutil.copytree(modules, copy, dirs_exist_ok=True)
     code = f"""
 import importlib.abc, sys
+# An editable install's import hook serves envfleet from the source tree whatever sys.path
+# says: without it, the copy is what imports.
+sys.meta_path[:] = [f for f in sys.meta_path if not type(f).__module__.startswith("_editable")]
 class NoMujoco(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
         if name == "mujoco" or name.startswith("mujoco."):

@@ -17,7 +17,8 @@ REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 
 
 def _tracked(*patterns: str) -> list[str]:
-    if not os.path.isdir(os.path.join(REPO, ".git")):
+    # .git is a directory in a clone and a file in a git worktree.
+    if not os.path.exists(os.path.join(REPO, ".git")):
         pytest.skip("not a git checkout: no list of tracked files")
     out = subprocess.run(
         ["git", "ls-files", *patterns], cwd=REPO, capture_output=True, text=True, check=True

@@ -381,13 +381,36 @@ def test_closed_pool_and_stale_handle_raise():
     env = envfleet.make("CartPole-v1", num_envs=2)
     handle, _, _, step = env.xla()
     env.reset()
-    with pytest.raises(JaxRuntimeError, match="names no live pool"):
+    # The calls find their pool by the id compiled into them; a handle that holds another
+    # value was not threaded from this pool's calls.
+    with pytest.raises(JaxRuntimeError, match=r"the handle holds 4000000000 but the call is pool"):
         jax.block_until_ready(step(np.array([4_000_000_000], np.uint32), jnp.zeros(2, jnp.int32)))
     env.close()
     with pytest.raises(JaxRuntimeError, match="this env pool is closed"):
         jax.block_until_ready(step(handle, jnp.zeros(2, jnp.int32)))
     with pytest.raises(RuntimeError, match="closed"):
         env.xla()
+
+
+def test_another_pools_handle_raises_and_both_pools_carry_on():
+    first, second = make_pair("CartPole-v1", num_envs=2)
+    first_handle, _, _, first_step = first.xla()
+    second_handle, _, _, _ = second.xla()
+    first.reset()
+    jitted = jax.jit(first_step)
+    with pytest.raises(JaxRuntimeError, match="pass each call the handle its own env.xla"):
+        jax.block_until_ready(jitted(second_handle, jnp.zeros(2, jnp.int32)))
+    _, (obs, *_) = jitted(first_handle, jnp.zeros(2, jnp.int32))
+    assert obs.shape == (2, 4)
+
+
+def test_a_call_whose_pool_is_unregistered_raises():
+    env = envfleet.make("CartPole-v1", num_envs=2)
+    handle, _, _, step = env.xla()
+    env.reset()
+    _xla.unregister_pool(int(np.asarray(handle)[0]))  # what freeing the env does
+    with pytest.raises(JaxRuntimeError, match=r"pool id \d+ names no live pool"):
+        jax.block_until_ready(step(handle, jnp.zeros(2, jnp.int32)))
 
 
 def test_bad_shapes_fail_at_trace_time():

@@ -310,6 +310,8 @@ class PyPool {
             batch_size,
             static_cast<int32_t>(api_keys_.size()),
             api_keys_.data(),
+            {static_cast<int32_t>(action.dtype), static_cast<int32_t>(action.shape.size()),
+             action.shape.data()},
             &ApiSend,
             &ApiRecv,
             &ApiStep};

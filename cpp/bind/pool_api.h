@@ -19,7 +19,7 @@ extern "C" {
 #endif
 
 #define ENVFLEET_POOL_API_CAPSULE "envfleet.pool_api"
-#define ENVFLEET_POOL_API_VERSION 1
+#define ENVFLEET_POOL_API_VERSION 2
 
 // Element types, numbered as envfleet::DType (cpp/core/spec.h).
 enum EnvfleetDType {
@@ -54,6 +54,9 @@ typedef struct EnvfleetPoolApi {
   // The arrays of a batch, in the order of Pool.keys(): what recv and step write.
   int32_t num_keys;
   const EnvfleetKey* keys;
+  // One env's action (send and step take `count` of them): what a caller that copies actions
+  // on their way to the pool sizes its buffers by (envfleet._xla's GPU staging).
+  EnvfleetKey action;
   // Queues `action` (count rows) for envs env_ids[0..count). The action may be given in the
   // spec's dtype or a narrower one of the same kind (int32 for int64, float32 for float64:
   // JAX without x64); it is checked as Pool.send checks it.

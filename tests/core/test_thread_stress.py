@@ -204,6 +204,14 @@ _STEP = ctypes.CFUNCTYPE(  # ctypes calls it without the GIL, as XLA's threads d
 )
 
 
+class _EnvfleetKey(ctypes.Structure):  # cpp/bind/pool_api.h
+    _fields_ = [
+        ("dtype", ctypes.c_int32),
+        ("ndim", ctypes.c_int32),
+        ("shape", ctypes.POINTER(ctypes.c_int64)),
+    ]
+
+
 class _PoolApi(ctypes.Structure):  # cpp/bind/pool_api.h
     _fields_ = [
         ("version", ctypes.c_uint32),
@@ -212,6 +220,7 @@ class _PoolApi(ctypes.Structure):  # cpp/bind/pool_api.h
         ("batch_size", ctypes.c_int32),
         ("num_keys", ctypes.c_int32),
         ("keys", ctypes.c_void_p),
+        ("action", _EnvfleetKey),
         ("send", ctypes.c_void_p),
         ("recv", ctypes.c_void_p),
         ("step", _STEP),
@@ -231,7 +240,8 @@ def test_batches_released_while_a_native_caller_steps_the_pool():
     # leases and the native step's recycling of blocks must not race.
     env = envfleet.make("Counting-v0", num_envs=4, num_threads=2, seed=0, episode_length=9)
     api = _pool_api(env)
-    assert api.version == 1
+    assert api.version == 2
+    assert (api.action.dtype, api.action.ndim) == (4, 0)  # one int64 per env
     env.reset()
     held = [env.step(np.full(4, k % 10, dtype=np.int64)) for k in range(200)]
     # Outputs in the keys' own dtypes (reward, terminated, truncated, env_id, elapsed_step, obs).

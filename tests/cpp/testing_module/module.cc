@@ -6,6 +6,8 @@
 //   scipy_zoom_cubic
 //   render2d_draw                                               (render2d_draw.cc)
 //   ClassicControlEnv                                           (classic_control_env.cc)
+//   StagedXlaPool: env.xla()'s GPU staging over a real pool,    (xla_staging.cc)
+//     with a fake device
 //   env_types, env_spec, Pool, raw_step_rate over its own env types, through the shipped
 //   binding template (cpp/bind/env_module.h): AtariResizeCheck (atari_resize_check.h)
 // Tests register task ids for these types with Family("testing", module="_envfleet_testing").
@@ -21,6 +23,7 @@ void BindNumpyRandomStateTesting(nanobind::module_& m);
 void BindCoreTesting(nanobind::module_& m);
 void BindRender2dTesting(nanobind::module_& m);
 void BindClassicControlTesting(nanobind::module_& m);
+void BindXlaStagingTesting(nanobind::module_& m);
 }  // namespace envfleet
 
 namespace {
@@ -34,6 +37,7 @@ NB_MODULE(_envfleet_testing, m) {
   envfleet::BindCoreTesting(m);
   envfleet::BindRender2dTesting(m);
   envfleet::BindClassicControlTesting(m);
+  envfleet::BindXlaStagingTesting(m);
   static envfleet::EnvTypeMap types = {
       {"AtariResizeCheck", envfleet::MakeEnvType<envfleet::testing::AtariResizeCheckEnv>()}};
   envfleet::bind::BindEnvModule<TestingModule>(m, types);
