@@ -21,8 +21,11 @@
 #ifndef ENVFLEET_COMMON_NUMPY_MATH_H_
 #define ENVFLEET_COMMON_NUMPY_MATH_H_
 
+#include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 
 namespace envfleet {
 namespace numpy_math {
@@ -109,11 +112,22 @@ inline double NpClip(double x, double low, double high) {
 
 namespace internal {
 
-// Whether OpenBLAS's ddot runs its AVX-512 kernel here (see NpDotSelf): the CPU has AVX-512F
-// (OpenBLAS's DYNAMIC_ARCH then picks a SkylakeX-class core) and the OS saves its registers.
+// Whether OpenBLAS's ddot runs its AVX-512 kernel here (see NpDotSelf). OpenBLAS's
+// DYNAMIC_ARCH picks a SkylakeX-class core where the CPU has AVX-512F (and the OS saves its
+// registers), unless OPENBLAS_CORETYPE names the core to use (driver/others/dynamic.c reads it
+// once, case-insensitively, when the library loads; some machines set it to Haswell on AVX-512
+// CPUs): the AVX-512 ddot is then run only by the cores that name it, SkylakeX and its
+// successors Cooperlake and SapphireRapids.
 inline bool HasOpenBlasFusedDdot() {
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
-  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma");
+  static const bool has = [] {
+    if (const char* forced = std::getenv("OPENBLAS_CORETYPE"); forced != nullptr && *forced) {
+      std::string core(forced);
+      for (char& c : core) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return core == "skylakex" || core == "cooperlake" || core == "sapphirerapids";
+    }
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma");
+  }();
   return has;
 #else
   return false;

@@ -97,8 +97,11 @@ def allow_pusher_v4(monkeypatch):
 
 
 def assert_info_same(where, info, ref_envs, step_keys):
-    """Every key each of Gymnasium's envs returned, equal; ours has exactly the step keys."""
-    assert set(info) == step_keys | {"env_id", "elapsed_step"}, where
+    """Every key each of Gymnasium's envs returned, equal; ours has exactly the step keys (and,
+    as a pool under Gymnasium's conventions, their `_key` masks: every row)."""
+    keys = step_keys | {"env_id", "elapsed_step"}
+    assert set(info) == keys | {f"_{key}" for key in keys}, where
+    assert all(info[f"_{key}"].all() for key in keys), where
     for i, env in enumerate(ref_envs):
         for key, value in env.raw.items():
             assert_same(f"info[{key!r}] env {i}, {where}", info[key][i], value)
