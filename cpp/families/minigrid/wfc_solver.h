@@ -1,0 +1,221 @@
+// minigrid 3.2.0's Wave Function Collapse solver, as WFCEnv runs it: a port of
+//   https://github.com/Farama-Foundation/Minigrid/blob/v3.2.0/minigrid/envs/wfc/wfclogic/solver.py
+//   https://github.com/Farama-Foundation/Minigrid/blob/v3.2.0/minigrid/envs/wfc/wfclogic/control.py
+//   (execute_wfc's solving loop)
+// with the heuristics every preset uses: locations by "entropy", patterns "weighted", no
+// backtracking.
+//
+// What is drawn, in minigrid's order, from the env's np_random:
+//   np_random.random((rows, cols)) once per level (execute_wfc's choice_random_weighting), times
+//     0.1: each cell's preference;
+//   then per attempt (at most attempt_limit), per observation, np_random.choice(n, p=...) (one
+//     random() draw) for the cell's pattern. A contradiction ends the attempt; the next starts
+//     from the full wave with the same preferences.
+// The location heuristic is no entropy despite its name: the cell with the least
+// preference + (number of patterns still possible) among the undecided ones, the first in
+// row-major order on a tie (numpy.argmin). The pattern heuristic draws among the cell's
+// possible patterns with probabilities weight / sum of their weights (weights * wave, divided by
+// its sum: whole numbers of at most 8 * 64, so the sum is exact in any order of addition),
+// NumpyGenerator::ChoiceIndex doing what Generator.choice does with them.
+//
+// Propagation: minigrid sweeps the whole wave (for each direction, the patterns of each cell's
+// neighbour allow a set; the cell keeps what all four allow) until nothing changes. That is the
+// greatest set of possibilities below the current one in which every cell's patterns are
+// allowed by its neighbours', the same whatever the order of the removals: here a work list
+// revisits only the neighbours of cells that changed, and stops at the first empty cell (a
+// contradiction then, for minigrid too). Directions are minigrid's (dx, dy) (wfc_patterns.h)
+// and the neighbour in direction (dx, dy) of wave cell (x, y) is (x + dx, y + dy) with x the
+// row: minigrid applies dx to the wave's first axis, rows, though the adjacency took it along a
+// pattern's columns; the patterns come in all eight symmetries, so the levels are no less
+// valid, only transposed in their statistics. Beyond the edges a level that does not wrap
+// allows everything (the wave is padded with True), one that wraps
+// (output_periodic) continues on the other side.
+//
+// Buffers are sized once for the level; Solve allocates nothing.
+#ifndef ENVFLEET_FAMILIES_MINIGRID_WFC_SOLVER_H_
+#define ENVFLEET_FAMILIES_MINIGRID_WFC_SOLVER_H_
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "common/numpy/random.h"
+#include "families/minigrid/wfc_patterns.h"
+
+namespace envfleet::minigrid {
+
+class WfcSolver {
+ public:
+  WfcSolver(const WfcPatternCatalog& catalog, int rows, int cols, bool periodic)
+      : catalog_(catalog),
+        rows_(rows),
+        cols_(cols),
+        periodic_(periodic),
+        wave_(Cells()),
+        initial_wave_(Cells()),
+        preference_(Cells()),
+        queued_(Cells()) {
+    work_.reserve(Cells());
+    // The first propagate of every attempt (Solver.solve_next's, before its first
+    // observation) starts from the full wave and draws nothing: its result is the same for
+    // every attempt and every level, so it is computed once.
+    const PatternSet full =
+        catalog.count == kMaxPatterns ? ~PatternSet{0} : (PatternSet{1} << catalog.count) - 1;
+    std::fill(wave_.begin(), wave_.end(), full);
+    initial_consistent_ = PropagateFromAll();
+    initial_wave_ = wave_;
+  }
+
+  // execute_wfc(attempt_limit, output_size=(rows, cols), np_random=rng): true with a solved
+  // wave (PatternAt), false when every attempt ended in a contradiction (minigrid's pattern
+  // None, for which WFCEnv raises RuntimeError).
+  bool Solve(NumpyGenerator& rng, int attempt_limit) {
+    for (double& p : preference_) p = rng.Random() * 0.1;
+    for (int attempt = 0; attempt < attempt_limit; ++attempt) {
+      if (RunAttempt(rng)) return true;
+    }
+    return false;
+  }
+
+  // The pattern the solved wave holds at (row, col) (numpy.argmax over the patterns).
+  int PatternAt(int row, int col) const {
+    return std::countr_zero(wave_[static_cast<size_t>(row) * cols_ + col]);
+  }
+
+ private:
+  size_t Cells() const { return static_cast<size_t>(rows_) * cols_; }
+
+  // One run of solver.run from the full wave: observe and propagate until every cell has one
+  // pattern (true) or one has none (Contradiction: false).
+  bool RunAttempt(NumpyGenerator& rng) {
+    if (!initial_consistent_) return false;
+    wave_ = initial_wave_;
+    while (true) {
+      const int cell = NextLocation();
+      if (cell < 0) return true;  // is_solved
+      wave_[cell] = PatternSet{1} << ChoosePattern(wave_[cell], rng);
+      if (!PropagateFrom(cell)) return false;
+    }
+  }
+
+  // makeEntropyLocationHeuristic: argmin over cells of preference + count where count > 1
+  // (inf elsewhere); -1 when no cell is undecided.
+  int NextLocation() const {
+    int best = -1;
+    double best_weight = std::numeric_limits<double>::infinity();
+    for (size_t cell = 0; cell < wave_.size(); ++cell) {
+      const int count = std::popcount(wave_[cell]);
+      if (count <= 1) continue;
+      const double weight = preference_[cell] + static_cast<double>(count);
+      if (weight < best_weight) {
+        best_weight = weight;
+        best = static_cast<int>(cell);
+      }
+    }
+    return best;
+  }
+
+  // makeWeightedPatternHeuristic: np_random.choice(n, p=weights * wave / sum).
+  int ChoosePattern(PatternSet possible, NumpyGenerator& rng) {
+    const int n = catalog_.count;
+    double sum = 0.0;
+    for (int p = 0; p < n; ++p) {
+      probability_[p] = (possible >> p) & 1 ? catalog_.weight[p] : 0.0;
+      sum += probability_[p];
+    }
+    for (int p = 0; p < n; ++p) probability_[p] /= sum;
+    return static_cast<int>(rng.ChoiceIndex(probability_.data(), static_cast<size_t>(n)));
+  }
+
+  // The patterns the cell beside `cell` in direction d leaves possible at `cell`.
+  PatternSet AllowedFrom(int row, int col, int d) const {
+    int r = row + kWfcDirections[d][0], c = col + kWfcDirections[d][1];
+    if (periodic_) {
+      r = (r + rows_) % rows_;
+      c = (c + cols_) % cols_;
+    } else if (r < 0 || r >= rows_ || c < 0 || c >= cols_) {
+      return catalog_.any_allowed[d];
+    }
+    PatternSet allowed = 0;
+    for (PatternSet left = wave_[static_cast<size_t>(r) * cols_ + c]; left != 0; left &= left - 1) {
+      allowed |= catalog_.supports[d][std::countr_zero(left)];
+    }
+    return allowed;
+  }
+
+  // Narrows `cell` to what its neighbour in direction d allows; queues it if it changed.
+  // False when it has nothing left.
+  bool Revise(int cell, int d) {
+    const int row = cell / cols_, col = cell % cols_;
+    const PatternSet narrowed = wave_[cell] & AllowedFrom(row, col, d);
+    if (narrowed == wave_[cell]) return true;
+    wave_[cell] = narrowed;
+    if (!queued_[cell]) {
+      queued_[cell] = 1;
+      work_.push_back(cell);
+    }
+    return narrowed != 0;
+  }
+
+  // Revisits, until none is left, the cells whose neighbour in some direction changed: the
+  // cell at -(dx, dy) from a changed cell reads it in direction (dx, dy).
+  bool Drain() {
+    while (!work_.empty()) {
+      const int changed = work_.back();
+      work_.pop_back();
+      queued_[changed] = 0;
+      const int row = changed / cols_, col = changed % cols_;
+      for (int d = 0; d < kNumWfcDirections; ++d) {
+        int r = row - kWfcDirections[d][0], c = col - kWfcDirections[d][1];
+        if (periodic_) {
+          r = (r + rows_) % rows_;
+          c = (c + cols_) % cols_;
+        } else if (r < 0 || r >= rows_ || c < 0 || c >= cols_) {
+          continue;
+        }
+        if (!Revise(r * cols_ + c, d)) return Abandon();
+      }
+    }
+    return true;
+  }
+
+  bool PropagateFrom(int cell) {
+    queued_[cell] = 1;
+    work_.push_back(cell);
+    return Drain();
+  }
+
+  bool PropagateFromAll() {
+    for (int cell = 0; cell < static_cast<int>(Cells()); ++cell) {
+      for (int d = 0; d < kNumWfcDirections; ++d) {
+        if (!Revise(cell, d)) return Abandon();
+      }
+    }
+    return Drain();
+  }
+
+  // A contradiction: the attempt is over, the work list emptied for the next.
+  bool Abandon() {
+    for (const int cell : work_) queued_[cell] = 0;
+    work_.clear();
+    return false;
+  }
+
+  const WfcPatternCatalog& catalog_;
+  const int rows_;
+  const int cols_;
+  const bool periodic_;
+  std::vector<PatternSet> wave_;          // the possible patterns of each cell, row-major
+  std::vector<PatternSet> initial_wave_;  // the wave after the first propagation
+  bool initial_consistent_ = true;
+  std::vector<double> preference_;  // choice_random_weighting
+  std::vector<uint8_t> queued_;
+  std::vector<int> work_;
+  std::array<double, kMaxPatterns> probability_{};
+};
+
+}  // namespace envfleet::minigrid
+
+#endif  // ENVFLEET_FAMILIES_MINIGRID_WFC_SOLVER_H_
