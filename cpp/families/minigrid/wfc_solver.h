@@ -35,10 +35,10 @@
 #ifndef ENVFLEET_FAMILIES_MINIGRID_WFC_SOLVER_H_
 #define ENVFLEET_FAMILIES_MINIGRID_WFC_SOLVER_H_
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
-#include <limits>
 #include <vector>
 
 #include "common/numpy/random.h"
@@ -55,17 +55,23 @@ class WfcSolver {
         periodic_(periodic),
         wave_(Cells()),
         initial_wave_(Cells()),
+        count_(Cells()),
+        initial_count_(Cells()),
         preference_(Cells()),
-        queued_(Cells()) {
+        queued_(Cells()),
+        heap_position_(Cells(), -1) {
     work_.reserve(Cells());
+    heap_.reserve(Cells());
     // The first propagate of every attempt (Solver.solve_next's, before its first
     // observation) starts from the full wave and draws nothing: its result is the same for
     // every attempt and every level, so it is computed once.
     const PatternSet full =
         catalog.count == kMaxPatterns ? ~PatternSet{0} : (PatternSet{1} << catalog.count) - 1;
     std::fill(wave_.begin(), wave_.end(), full);
+    std::fill(count_.begin(), count_.end(), std::popcount(full));
     initial_consistent_ = PropagateFromAll();
     initial_wave_ = wave_;
+    initial_count_ = count_;
   }
 
   // execute_wfc(attempt_limit, output_size=(rows, cols), np_random=rng): true with a solved
@@ -92,29 +98,90 @@ class WfcSolver {
   bool RunAttempt(NumpyGenerator& rng) {
     if (!initial_consistent_) return false;
     wave_ = initial_wave_;
-    while (true) {
-      const int cell = NextLocation();
-      if (cell < 0) return true;  // is_solved
-      wave_[cell] = PatternSet{1} << ChoosePattern(wave_[cell], rng);
+    count_ = initial_count_;
+    BuildHeap();
+    while (!heap_.empty()) {  // not is_solved
+      const int cell = heap_[0];
+      SetCell(cell, PatternSet{1} << ChoosePattern(wave_[cell], rng));
       if (!PropagateFrom(cell)) return false;
     }
+    return true;
   }
 
-  // makeEntropyLocationHeuristic: argmin over cells of preference + count where count > 1
-  // (inf elsewhere); -1 when no cell is undecided.
-  int NextLocation() const {
-    int best = -1;
-    double best_weight = std::numeric_limits<double>::infinity();
-    for (size_t cell = 0; cell < wave_.size(); ++cell) {
-      const int count = std::popcount(wave_[cell]);
-      if (count <= 1) continue;
-      const double weight = preference_[cell] + static_cast<double>(count);
-      if (weight < best_weight) {
-        best_weight = weight;
-        best = static_cast<int>(cell);
+  // ---- makeEntropyLocationHeuristic ---------------------------------------------------------
+  // argmin over the cells of preference + count where count > 1 (inf elsewhere): the least
+  // weight, the first cell in row-major order among equals. A scan per observation would make
+  // a level quadratic in its cells; instead the undecided cells sit in a binary heap ordered by
+  // (weight, cell), whose top is that argmin. A weight only falls (counts only fall during an
+  // attempt), so a change sifts its cell up, and a cell leaves when it is decided.
+
+  double Weight(int cell) const { return preference_[cell] + static_cast<double>(count_[cell]); }
+
+  bool Before(int a, int b) const {
+    const double wa = Weight(a), wb = Weight(b);
+    return wa < wb || (wa == wb && a < b);
+  }
+
+  void BuildHeap() {
+    heap_.clear();
+    std::fill(heap_position_.begin(), heap_position_.end(), -1);
+    for (int cell = 0; cell < static_cast<int>(Cells()); ++cell) {
+      if (count_[cell] > 1) {
+        heap_position_[cell] = static_cast<int>(heap_.size());
+        heap_.push_back(cell);
       }
     }
-    return best;
+    for (size_t i = heap_.size() / 2; i-- > 0;) SiftDown(i);
+  }
+
+  void Place(size_t i, int cell) {
+    heap_[i] = cell;
+    heap_position_[cell] = static_cast<int>(i);
+  }
+
+  void SiftUp(size_t i) {
+    const int cell = heap_[i];
+    while (i > 0 && Before(cell, heap_[(i - 1) / 2])) {
+      Place(i, heap_[(i - 1) / 2]);
+      i = (i - 1) / 2;
+    }
+    Place(i, cell);
+  }
+
+  void SiftDown(size_t i) {
+    const int cell = heap_[i];
+    while (true) {
+      size_t child = 2 * i + 1;
+      if (child >= heap_.size()) break;
+      if (child + 1 < heap_.size() && Before(heap_[child + 1], heap_[child])) ++child;
+      if (!Before(heap_[child], cell)) break;
+      Place(i, heap_[child]);
+      i = child;
+    }
+    Place(i, cell);
+  }
+
+  void RemoveFromHeap(int cell) {
+    const size_t i = static_cast<size_t>(heap_position_[cell]);
+    heap_position_[cell] = -1;
+    const int last = heap_.back();
+    heap_.pop_back();
+    if (last == cell) return;
+    Place(i, last);
+    SiftDown(i);
+    SiftUp(static_cast<size_t>(heap_position_[last]));
+  }
+
+  // wave_[cell] = patterns, keeping its count and its place in the heap.
+  void SetCell(int cell, PatternSet patterns) {
+    wave_[cell] = patterns;
+    count_[cell] = static_cast<uint8_t>(std::popcount(patterns));
+    if (heap_position_[cell] < 0) return;
+    if (count_[cell] <= 1) {
+      RemoveFromHeap(cell);
+    } else {
+      SiftUp(static_cast<size_t>(heap_position_[cell]));
+    }
   }
 
   // makeWeightedPatternHeuristic: np_random.choice(n, p=weights * wave / sum).
@@ -151,7 +218,7 @@ class WfcSolver {
     const int row = cell / cols_, col = cell % cols_;
     const PatternSet narrowed = wave_[cell] & AllowedFrom(row, col, d);
     if (narrowed == wave_[cell]) return true;
-    wave_[cell] = narrowed;
+    SetCell(cell, narrowed);
     if (!queued_[cell]) {
       queued_[cell] = 1;
       work_.push_back(cell);
@@ -209,10 +276,14 @@ class WfcSolver {
   const bool periodic_;
   std::vector<PatternSet> wave_;          // the possible patterns of each cell, row-major
   std::vector<PatternSet> initial_wave_;  // the wave after the first propagation
+  std::vector<uint8_t> count_;            // how many patterns each cell still has
+  std::vector<uint8_t> initial_count_;
   bool initial_consistent_ = true;
   std::vector<double> preference_;  // choice_random_weighting
   std::vector<uint8_t> queued_;
   std::vector<int> work_;
+  std::vector<int> heap_;           // the undecided cells, a binary heap by (weight, cell)
+  std::vector<int> heap_position_;  // each cell's index in heap_, -1 outside
   std::array<double, kMaxPatterns> probability_{};
 };
 

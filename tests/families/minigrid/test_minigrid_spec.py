@@ -128,6 +128,20 @@ OPTION_CASES = [
     ("MiniGrid-PutNear-8x8-N3-v0", {"numObjs": 4, "size": 9}),
     ("MiniGrid-RedBlueDoors-6x6-v0", {"size": 5}),
     ("MiniGrid-Unlock-v0", {"max_steps": 30, "agent_view_size": 3}),
+    # WFC (issue #32): WFCEnv's arguments, and EnvPool's wfc_preset over the registered
+    # wfc_config.
+    ("MiniGrid-WFC-MazeSimple-v0", {"size": 11, "ensure_connected": False}),
+    ("MiniGrid-WFC-MazeSimple-v0", {"wfc_preset": "ObstaclesHogs3", "size": 9}),
+    (
+        "MiniGrid-WFC-RoomsFabric-v0",
+        {
+            "wfc_config": "ObstaclesAngular",
+            "size": 15,
+            "max_steps": 30,
+            "see_through_walls": True,
+            "agent_view_size": 5,
+        },
+    ),
 ]
 
 
@@ -178,6 +192,10 @@ def test_options_match_minigrids_arguments(reference, task_id, options):
         ("MiniGrid-Empty-16x16-v0", {"obs_wrapper": "RGBImgObsWrapper", "obs_tile_size": 1025},
          ["obs_tile_size"]),
         ("MiniGrid-Empty-5x5-v0", {"max_steps": 0}, ["max_steps"]),
+        ("MiniGrid-WFC-MazeSimple-v0", {"wfc_config": "Maze"},
+         ["wfc_config 'Maze'", "'MazeSimple', 'DungeonMazeScaled'", "'ObstaclesHogs3'"]),
+        ("MiniGrid-WFC-MazeSimple-v0", {"wfc_preset": "Spirals"}, ["wfc_preset 'Spirals'"]),
+        ("MiniGrid-WFC-MazeSimple-v0", {"size": 2}, ["size"]),
     ],
 )  # fmt: skip
 def test_bad_options_raise_naming_them(task_id, options, words):
