@@ -34,6 +34,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <map>
 #include <stdexcept>
@@ -52,6 +53,7 @@ inline constexpr int kNumWfcDirections = 4;
 // (dx, dy) of execute_wfc's direction_offsets.
 inline constexpr std::array<std::array<int, 2>, kNumWfcDirections> kWfcDirections = {
     {{0, -1}, {1, 0}, {0, 1}, {-1, 0}}};
+inline constexpr std::array<int, kNumWfcDirections> kOppositeWfcDirection = {2, 3, 0, 1};
 
 struct WfcPatternCatalog {
   int count = 0;                              // patterns, numbered by ascending (signed) hash
@@ -66,6 +68,11 @@ struct WfcPatternCatalog {
   // The patterns q with any allowed[d][q]: what a cell beyond the edge of a level that does
   // not wrap leaves possible (minigrid pads the wave with True there).
   std::array<PatternSet, kNumWfcDirections> any_allowed{};
+  // supports_by_byte[d][b][v]: the union of supports[d][p] over the patterns p = 8 b + i with
+  // bit i of v set, so that the solver gets a set's supports in `bytes` lookups.
+  int bytes = 0;  // (count + 7) / 8
+  std::array<std::array<std::array<PatternSet, 256>, kMaxPatterns / 8>, kNumWfcDirections>
+      supports_by_byte{};
 };
 
 namespace wfc_internal {
@@ -108,7 +115,8 @@ inline TileGrid RotateClockwise(const TileGrid& g) {
   return out;
 }
 
-inline WfcPatternCatalog BuildPatternCatalog(const WfcPreset& preset) {
+// Fills `catalog` (64 KiB, hence not returned by value) from the preset's image.
+inline void BuildPatternCatalog(const WfcPreset& preset, WfcPatternCatalog& catalog) {
   const int k = preset.pattern_width;
   // make_tile_catalog: each pixel's hash, and each hash's colour.
   const std::vector<uint64_t> pixel_weights = HashWeights(3);
@@ -167,7 +175,7 @@ inline WfcPatternCatalog BuildPatternCatalog(const WfcPreset& preset) {
                            std::to_string(kMaxPatterns));
   }
 
-  WfcPatternCatalog catalog;
+  catalog = WfcPatternCatalog{};
   catalog.count = static_cast<int>(patterns.size());
   std::vector<const std::vector<uint64_t>*> tiles;
   for (const auto& [hash, pattern] : patterns) {
@@ -196,20 +204,31 @@ inline WfcPatternCatalog BuildPatternCatalog(const WfcPreset& preset) {
       }
     }
   }
-  return catalog;
+  catalog.bytes = (catalog.count + 7) / 8;
+  for (int d = 0; d < kNumWfcDirections; ++d) {
+    for (int byte = 0; byte < catalog.bytes; ++byte) {
+      for (int value = 1; value < 256; ++value) {
+        const int low = std::countr_zero(static_cast<unsigned>(value));
+        const int p = 8 * byte + low;
+        catalog.supports_by_byte[d][byte][value] =
+            catalog.supports_by_byte[d][byte][value & (value - 1)] |
+            (p < catalog.count ? catalog.supports[d][p] : 0);
+      }
+    }
+  }
 }
 
 }  // namespace wfc_internal
 
 // The catalogue of kWfcPresets[preset], built on first use (thread-safe) and kept.
 inline const WfcPatternCatalog& PatternCatalogOf(size_t preset) {
-  static const std::array<WfcPatternCatalog, kWfcPresets.size()> catalogs = [] {
-    std::array<WfcPatternCatalog, kWfcPresets.size()> all;
+  static const std::vector<WfcPatternCatalog> catalogs = [] {
+    std::vector<WfcPatternCatalog> all(kWfcPresets.size());
     for (size_t i = 0; i < all.size(); ++i)
-      all[i] = wfc_internal::BuildPatternCatalog(kWfcPresets[i]);
+      wfc_internal::BuildPatternCatalog(kWfcPresets[i], all[i]);
     return all;
   }();
-  return catalogs[preset];
+  return catalogs.at(preset);
 }
 
 }  // namespace envfleet::minigrid

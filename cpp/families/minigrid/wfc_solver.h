@@ -52,7 +52,6 @@ class WfcSolver {
       : catalog_(catalog),
         rows_(rows),
         cols_(cols),
-        periodic_(periodic),
         wave_(Cells()),
         initial_wave_(Cells()),
         count_(Cells()),
@@ -62,6 +61,23 @@ class WfcSolver {
         heap_position_(Cells(), -1) {
     work_.reserve(Cells());
     heap_.reserve(Cells());
+    // The cell beside each cell in each direction (x + dx, y + dy with x the row), across the
+    // edges when the level wraps, -1 beyond them when it does not.
+    neighbour_.resize(Cells() * kNumWfcDirections);
+    for (int row = 0; row < rows; ++row) {
+      for (int col = 0; col < cols; ++col) {
+        for (int d = 0; d < kNumWfcDirections; ++d) {
+          int r = row + kWfcDirections[d][0], c = col + kWfcDirections[d][1];
+          if (periodic) {
+            r = (r + rows) % rows;
+            c = (c + cols) % cols;
+          }
+          const bool inside = r >= 0 && r < rows && c >= 0 && c < cols;
+          neighbour_[(static_cast<size_t>(row) * cols + col) * kNumWfcDirections + d] =
+              inside ? r * cols + c : -1;
+        }
+      }
+    }
     // The first propagate of every attempt (Solver.solve_next's, before its first
     // observation) starts from the full wave and draws nothing: its result is the same for
     // every attempt and every level, so it is computed once.
@@ -196,18 +212,15 @@ class WfcSolver {
     return static_cast<int>(rng.ChoiceIndex(probability_.data(), static_cast<size_t>(n)));
   }
 
-  // The patterns the cell beside `cell` in direction d leaves possible at `cell`.
-  PatternSet AllowedFrom(int row, int col, int d) const {
-    int r = row + kWfcDirections[d][0], c = col + kWfcDirections[d][1];
-    if (periodic_) {
-      r = (r + rows_) % rows_;
-      c = (c + cols_) % cols_;
-    } else if (r < 0 || r >= rows_ || c < 0 || c >= cols_) {
-      return catalog_.any_allowed[d];
-    }
+  // The patterns the cell beside `cell` in direction d leaves possible at `cell`: the union
+  // of supports[d][p] over its patterns p, read a byte of the set at a time.
+  PatternSet AllowedFrom(int cell, int d) const {
+    const int beside = neighbour_[static_cast<size_t>(cell) * kNumWfcDirections + d];
+    if (beside < 0) return catalog_.any_allowed[d];
     PatternSet allowed = 0;
-    for (PatternSet left = wave_[static_cast<size_t>(r) * cols_ + c]; left != 0; left &= left - 1) {
-      allowed |= catalog_.supports[d][std::countr_zero(left)];
+    const PatternSet patterns = wave_[beside];
+    for (int byte = 0; byte < catalog_.bytes; ++byte) {
+      allowed |= catalog_.supports_by_byte[d][byte][(patterns >> (8 * byte)) & 0xff];
     }
     return allowed;
   }
@@ -215,8 +228,7 @@ class WfcSolver {
   // Narrows `cell` to what its neighbour in direction d allows; queues it if it changed.
   // False when it has nothing left.
   bool Revise(int cell, int d) {
-    const int row = cell / cols_, col = cell % cols_;
-    const PatternSet narrowed = wave_[cell] & AllowedFrom(row, col, d);
+    const PatternSet narrowed = wave_[cell] & AllowedFrom(cell, d);
     if (narrowed == wave_[cell]) return true;
     SetCell(cell, narrowed);
     if (!queued_[cell]) {
@@ -227,22 +239,17 @@ class WfcSolver {
   }
 
   // Revisits, until none is left, the cells whose neighbour in some direction changed: the
-  // cell at -(dx, dy) from a changed cell reads it in direction (dx, dy).
+  // cell at -(dx, dy) from a changed cell, the one beside it in the opposite direction, reads
+  // it in direction (dx, dy).
   bool Drain() {
     while (!work_.empty()) {
       const int changed = work_.back();
       work_.pop_back();
       queued_[changed] = 0;
-      const int row = changed / cols_, col = changed % cols_;
       for (int d = 0; d < kNumWfcDirections; ++d) {
-        int r = row - kWfcDirections[d][0], c = col - kWfcDirections[d][1];
-        if (periodic_) {
-          r = (r + rows_) % rows_;
-          c = (c + cols_) % cols_;
-        } else if (r < 0 || r >= rows_ || c < 0 || c >= cols_) {
-          continue;
-        }
-        if (!Revise(r * cols_ + c, d)) return Abandon();
+        const int reader =
+            neighbour_[static_cast<size_t>(changed) * kNumWfcDirections + kOppositeWfcDirection[d]];
+        if (reader >= 0 && !Revise(reader, d)) return Abandon();
       }
     }
     return true;
@@ -273,7 +280,6 @@ class WfcSolver {
   const WfcPatternCatalog& catalog_;
   const int rows_;
   const int cols_;
-  const bool periodic_;
   std::vector<PatternSet> wave_;          // the possible patterns of each cell, row-major
   std::vector<PatternSet> initial_wave_;  // the wave after the first propagation
   std::vector<uint8_t> count_;            // how many patterns each cell still has
@@ -282,6 +288,7 @@ class WfcSolver {
   std::vector<double> preference_;  // choice_random_weighting
   std::vector<uint8_t> queued_;
   std::vector<int> work_;
+  std::vector<int> neighbour_;      // [cell * 4 + d]: the cell in direction d, or -1
   std::vector<int> heap_;           // the undecided cells, a binary heap by (weight, cell)
   std::vector<int> heap_position_;  // each cell's index in heap_, -1 outside
   std::array<double, kMaxPatterns> probability_{};
