@@ -65,6 +65,17 @@ def test_spec_is_envpools(task_id):
         assert info[key.name].dtype == key.dtype and info[key.name].shape[1:] == key.shape, key
 
 
+@pytest.mark.parametrize("task_id", [tid for tid in IDS if tid.startswith("MiniGrid-WFC-")])
+def test_wfc_levels_are_configured_as_envpools(task_id):
+    """EnvPool registers each WFC id with its preset (wfc_preset), size 25 and
+    ensure_connected True: the same as the id's wfc_config and WFCEnv's defaults here."""
+    theirs, ours = envpool.make_spec(task_id).config, envfleet.make_spec(task_id).config
+    assert ours.wfc_config == theirs.wfc_preset == task_id.split("-")[2]
+    assert ours.wfc_preset == ""  # not given: wfc_config decides
+    assert ours.size == theirs.size == 25
+    assert ours.ensure_connected is theirs.ensure_connected is True
+
+
 def mission_ids(module, task_id: str, rounds: int) -> dict[str, set[int]]:
     """{mission text: the mission_ids seen with it} over `rounds` resets of 16 envs."""
     seen: dict[str, set[int]] = {}
