@@ -399,6 +399,8 @@ def test_memory_available_is_what_the_machine_reports():
         ("MiniGrid-LavaCrossingS9N1-v0", "size", [4, 10, 1025]),
         ("MiniGrid-MemoryS7-v0", "size", [3, 8, 1025]),
         ("MiniGrid-DistShift1-v0", "strip2_row", [-1, 7, 2**31]),
+        ("MiniGrid-WFC-MazeSimple-v0", "size", [0, 2, -1, 1025, 2**31, 2**63 - 1]),
+        ("MiniGrid-WFC-MazeSimple-v0", "max_steps", [0, -2, 2**31, -(2**63)]),
     ],
 )
 def test_size_options_out_of_range_raise(task_id, option, values):

@@ -96,6 +96,10 @@ def run_numpy(seed, program):
             items = list(range(a))
             rng.shuffle(items)
             out.append(items)
+        elif kind == "choice_p":
+            out.append(int(rng.choice(len(a), p=a)))
+        elif kind == "permutation":
+            out.append(rng.permutation(a).tolist())
         elif kind == "uint32":
             out.append(int(rng.integers(0, 2**32, dtype=np.uint32)))
         elif kind == "uint64":
@@ -331,3 +335,74 @@ def test_shuffle_of_a_list(seed):
 def test_rejects_unknown_kind():
     with pytest.raises(ValueError):
         draws(0, [("normal", 0.0, 1.0)])
+
+
+# ---- Generator.choice(n, p=...) and Generator.permutation(n): minigrid's WFC levels ----------
+
+
+def wfc_like_p(py_rng, n):
+    """What minigrid's weighted pattern heuristic passes: small integer weights on the patterns
+    a cell still allows, zeros elsewhere, divided by their sum."""
+    weights = np.array([py_rng.choice([0, 0, 1, 2, 4, 6, 8]) for _ in range(n)], dtype=np.float64)
+    weights[py_rng.randrange(n)] = py_rng.choice([1, 2, 8])
+    weights /= weights.sum()
+    return weights.tolist()
+
+
+def choice_p_cases(py_rng):
+    yield [1.0]
+    yield [0.5, 0.5]
+    yield [0.0, 1.0, 0.0]
+    yield [0.1, 0.2, 0.7]  # a sum that is not exactly 1
+    yield (np.ones(7) / 7).tolist()
+    yield [1e-300, 1.0 - 1e-300]
+    for n in (2, 3, 5, 12, 14, 37, 40, 42, 64, 200):
+        yield wfc_like_p(py_rng, n)
+        raw = np.array([py_rng.random() for _ in range(n)])
+        yield (raw / raw.sum()).tolist()
+
+
+@pytest.mark.parametrize("seed", SPECIAL_SEEDS + RANDOM_SEEDS[:20])
+def test_choice_with_probabilities(seed):
+    """Generator.choice(n, p=p): cumsum, normalised by its last element, one random() and
+    searchsorted(side='right'); interleaved with the other draws."""
+    py_rng = random.Random(seed)
+    program = []
+    for p in choice_p_cases(py_rng):
+        program += [("choice_p", p, 0.0)] * py_rng.choice([1, 3, 50])
+        program.append(py_rng.choice([("random", 0.0, 0.0), ("integers", 0, 4), ("uint32", 0, 0)]))
+    assert_same(seed, program)
+
+
+def test_choice_with_probabilities_at_the_cdf_steps():
+    """Uniform draws that land on a cdf value pick the next index (side='right'): p with
+    dyadic steps, drawn many times, crosses every boundary case numpy's random() can hit."""
+    p = [0.25, 0.0, 0.25, 0.5]
+    assert_same(7, [("choice_p", p, 0.0)] * 5000)
+
+
+@pytest.mark.parametrize(
+    "p",
+    [[0.5, float("nan")], [1.5, -0.5], [0.5, 0.4], [0.6, 0.6], [1.0 + 2e-8]],
+    ids=["nan", "negative", "short", "long", "just-too-long"],
+)
+def test_choice_refuses_what_numpy_refuses(p):
+    with pytest.raises(ValueError) as numpy_error:
+        numpy_rng(0).choice(len(p), p=p)
+    with pytest.raises(ValueError) as ours:
+        draws(0, [("choice_p", p, 0.0)])
+    assert str(ours.value) == str(numpy_error.value)
+
+
+def test_choice_accepts_what_numpy_accepts_within_its_tolerance():
+    p = [0.5, 0.5 + 1e-8]  # off by less than sqrt(eps): numpy draws
+    assert_same(3, [("choice_p", p, 0.0)] * 100)
+
+
+@pytest.mark.parametrize("seed", SPECIAL_SEEDS + RANDOM_SEEDS[:20])
+def test_permutation(seed):
+    """Generator.permutation(n): arange(n) shuffled, one random_interval per swap (32-bit
+    draws, the buffered half-words shared with integers())."""
+    program = [("permutation", n, 0.0) for n in (0, 1, 2, 3, 10, 200, 529, 3000)]
+    program += [("integers", 0, 4), ("permutation", 77, 0.0), ("random", 0.0, 0.0)]
+    assert_same(seed, program)

@@ -44,6 +44,8 @@ def reference(rs, kind, a, b):
         return rs.normal(a, b)
     if kind == "randint":
         return int(rs.randint(a, b))
+    if kind == "randint_inclusive":
+        return int(rs.randint(a, b + 1, dtype=np.int64))
     if kind == "choice_index":
         return int(rs.choice(a))
     if kind == "choice_p":
@@ -111,3 +113,13 @@ def test_long_mixed_streams(seed):
     rs = np.random.RandomState(seed)
     want = [reference(rs, *step) for step in program]
     assert draws(seed, program) == want
+
+
+@pytest.mark.parametrize("seed", SEEDS[:16])
+def test_randint_up_to_int64_max(seed):
+    """randint(low, high + 1, dtype=int64) with high up to 2**63 - 1: minigrid's WFC hashes
+    its tiles and patterns with RandomState(0).randint(1 - 2**63, 2**63, n, dtype=np.int64)."""
+    for low, high in [(1 - 2**63, 2**63 - 1), (-(2**63), 2**63 - 1), (0, 2**63 - 1), (-3, 5)]:
+        rs = np.random.RandomState(seed)
+        want = [int(x) for x in rs.randint(low, high + 1, 500, dtype=np.int64)]
+        assert draws(seed, [("randint_inclusive", low, high)] * 500) == want, (low, high)

@@ -183,18 +183,39 @@ FAMILIES: dict[str, list[Task]] = {
         ),
         Task("MiniGrid-MultiRoom-N2-S4-v0", own_limit=40),
     ],
+    # MiniGrid's WFC mazes (a solver runs at every reset): a machine of their own, so that
+    # `-k WFC` selects it. size stays 25, for the own limit of 500 (size * 20).
+    "minigrid_wfc": [
+        Task(
+            "MiniGrid-WFC-MazeSimple-v0",
+            {
+                "max_steps": st.sampled_from([-1, 4]),
+                "wfc_preset": st.sampled_from(["", "ObstaclesHogs3", "RoomsFabric"]),
+                "ensure_connected": st.booleans(),
+            },
+            own_limit=500,
+        ),
+    ],
 }
 
 # Examples (pools made) and calls per pool, per profile: cheap families get many, the
 # expensive ones (a pool of Atari or MuJoCo envs takes tens of milliseconds to make) few.
-_CHEAP = ("example", "classic_control", "toy_text", "minigrid")
+_CHEAP = ("example", "classic_control", "toy_text", "minigrid", "minigrid_wfc")
 EXAMPLES = {
-    "short": {"example": 40, "classic_control": 12, "toy_text": 12, "minigrid": 12, "other": 4},
+    "short": {
+        "example": 40,
+        "classic_control": 12,
+        "toy_text": 12,
+        "minigrid": 12,
+        "minigrid_wfc": 12,
+        "other": 4,
+    },
     "long": {
         "example": 1100,
         "classic_control": 250,
         "toy_text": 250,
         "minigrid": 250,
+        "minigrid_wfc": 250,
         "other": 40,
     },
 }
@@ -929,6 +950,7 @@ TestMujoco = _machine("mujoco")
 TestBox2d = _machine("box2d")
 TestDmControl = _machine("dm_control")
 TestMiniGrid = _machine("minigrid")
+TestMiniGridWFC = _machine("minigrid_wfc")
 
 
 # ---------------------------------------------------------------------------------------------

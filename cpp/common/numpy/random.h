@@ -8,8 +8,10 @@
 #define ENVFLEET_COMMON_NUMPY_RANDOM_H_
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 #include <utility>
 
 #include "common/numpy/math.h"
@@ -51,6 +53,23 @@ inline uint32_t Mix(uint32_t x, uint32_t y) {
   result ^= result >> kXShift;
   return result;
 }
+
+// numpy/random/_common.pyx: kahan_sum, the compensated sum Generator.choice checks p with.
+inline double KahanSum(const double* values, size_t n) {
+  if (n == 0) return 0.0;
+  double sum = values[0];
+  double c = 0.0;
+  for (size_t i = 1; i < n; ++i) {
+    const double y = values[i] - c;
+    const double t = sum + y;
+    c = (t - sum) - y;
+    sum = t;
+  }
+  return sum;
+}
+
+// Generator.choice's tolerance on sum(p) - 1: np.sqrt(np.finfo(np.float64).eps), 2**-26.
+constexpr double kProbabilityTolerance = 1.4901161193847656e-08;
 
 // numpy's random_uniform() evaluates `lower + range * u` with two roundings. Keep the product
 // opaque so the compiler cannot fuse it into an FMA when FMA is enabled (-march=native, -mfma).
@@ -201,6 +220,42 @@ class NumpyGenerator {
   // Generator.choice(a) for a 1-D sequence of length n (replace=True, p=None, size=None):
   // numpy draws integers(0, n, size=(), dtype=int64). Precondition n > 0 (numpy raises).
   int64_t ChoiceIndex(int64_t n) { return Integers(0, n); }
+
+  // Generator.choice(n, p=p) (replace=True, size=None), numpy/random/_generator.pyx: first
+  // numpy's checks on p (its ValueErrors, raised as std::invalid_argument with numpy's words:
+  // kahan_sum(p) not NaN, no p[i] < 0, |kahan_sum(p) - 1| <= sqrt(float64 eps)), then
+  // cdf = p.cumsum() (left to right), cdf /= cdf[-1], one random() u, and the index
+  // cdf.searchsorted(u, side='right'): the first i with cdf[i] / cdf[-1] > u. The cumulative
+  // sums are recomputed in a second pass instead of stored (the same additions in the same
+  // order give the same values), so nothing is allocated. Precondition n > 0.
+  int64_t ChoiceIndex(const double* p, size_t n) {
+    const double p_sum = numpy_random_internal::KahanSum(p, n);
+    if (std::isnan(p_sum)) throw std::invalid_argument("Probabilities contain NaN");
+    double last = 0.0;  // cdf[-1]
+    for (size_t i = 0; i < n; ++i) {
+      if (p[i] < 0) throw std::invalid_argument("Probabilities are not non-negative");
+      last = i == 0 ? p[0] : last + p[i];
+    }
+    if (std::abs(p_sum - 1.0) > numpy_random_internal::kProbabilityTolerance) {
+      throw std::invalid_argument(
+          "Probabilities do not sum to 1. See Notes section of docstring for more "
+          "information.");
+    }
+    const double u = Random();
+    double cdf = 0.0;
+    for (size_t i = 0; i < n; ++i) {
+      cdf = i == 0 ? p[0] : cdf + p[i];
+      if (cdf / last > u) return static_cast<int64_t>(i);
+    }
+    return static_cast<int64_t>(n);  // numpy's searchsorted past the end (u >= every cdf)
+  }
+
+  // Generator.permutation(n) for an int n: np.arange(n), then shuffle (Fisher-Yates, one
+  // random_interval per swap, as Shuffle). Writes the n values to `out`.
+  void Permutation(int64_t* out, size_t n) {
+    for (size_t i = 0; i < n; ++i) out[i] = static_cast<int64_t>(i);
+    Shuffle(out, n);
+  }
 
   // random_interval(bitgen, max): a value in [0, max] by rejection of masked draws: the
   // smallest all-ones mask covering max, next_uint32 while max fits 32 bits, else next_uint64.

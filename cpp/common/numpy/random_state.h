@@ -107,7 +107,14 @@ class NumpyRandomState {
   // 32 bits, 64-bit draws beyond. Precondition low < high (NumPy raises; we return low).
   int64_t RandInt(int64_t low, int64_t high) {
     if (low >= high) return low;
-    const uint64_t span = static_cast<uint64_t>(high) - 1u - static_cast<uint64_t>(low);
+    return RandIntInclusive(low, high - 1);
+  }
+
+  // RandomState.randint(low, high + 1, dtype=np.int64): the same with an inclusive bound, so
+  // that high may be INT64_MAX (randint(1 - 2**63, 2**63, dtype=np.int64), the draw of
+  // hash_downto in minigrid's WFC, has high = 2**63). Precondition low <= high.
+  int64_t RandIntInclusive(int64_t low, int64_t high) {
+    const uint64_t span = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);
     return static_cast<int64_t>(static_cast<uint64_t>(low) + BoundedMasked(span));
   }
 

@@ -26,6 +26,8 @@
 #include "families/minigrid/put_near.h"
 #include "families/minigrid/red_blue_doors.h"
 #include "families/minigrid/unlock.h"
+// WFC (issue #32):
+#include "families/minigrid/wfc.h"
 
 namespace envfleet {
 namespace {
@@ -58,6 +60,8 @@ EnvTypeMap MiniGridTypes() {
   types["MiniGridUnlock"] = MakeEnvType<UnlockEnv>();
   types["MiniGridUnlockPickup"] = MakeEnvType<UnlockPickupEnv>();
   types["MiniGridBlockedUnlockPickup"] = MakeEnvType<BlockedUnlockPickupEnv>();
+  // WFC (issue #32):
+  types["MiniGridWFC"] = MakeEnvType<WfcEnv>();
   return types;
 }
 

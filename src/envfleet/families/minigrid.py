@@ -151,5 +151,21 @@ TASKS: dict[str, tuple[str, dict]] = {
     "MiniGrid-BlockedUnlockPickup-v0": ("MiniGridBlockedUnlockPickup", {}),
 }
 
+# ---- WFC (issue #32) ---------------------------------------------------------------------------
+# minigrid's WFC_PRESETS (minigrid/envs/wfc/config.py), registered by register_wfc_presets with
+# {"wfc_config": name}; the env's max_steps defaults to size * 20 (500, EnvPool's limit).
+WFC_PRESETS = (
+    "MazeSimple",
+    "DungeonMazeScaled",
+    "RoomsFabric",
+    "ObstaclesBlackdots",
+    "ObstaclesAngular",
+    "ObstaclesHogs3",
+)
+TASKS.update(
+    {f"MiniGrid-WFC-{name}-v0": ("MiniGridWFC", {"wfc_config": name}) for name in WFC_PRESETS}
+)
+# ---- end of WFC ---------------------------------------------------------------------------------
+
 for _task_id, (_type, _options) in TASKS.items():
     register(_task_id, _type, family=MINIGRID, **_options)

@@ -5,6 +5,7 @@
 //   numpy_random_state_draws, dm_control_tolerance,             (numpy_random_state_draws.cc)
 //   scipy_zoom_cubic
 //   render2d_draw                                               (render2d_draw.cc)
+//   cpython_set_order, cpython_pair_hash, wfc_pattern_catalog   (minigrid_wfc.cc)
 //   ClassicControlEnv                                           (classic_control_env.cc)
 //   StagedXlaPool: env.xla()'s GPU staging over a real pool,    (xla_staging.cc)
 //     with a fake device
@@ -24,6 +25,7 @@ void BindCoreTesting(nanobind::module_& m);
 void BindRender2dTesting(nanobind::module_& m);
 void BindClassicControlTesting(nanobind::module_& m);
 void BindXlaStagingTesting(nanobind::module_& m);
+void BindMinigridWfcTesting(nanobind::module_& m);
 }  // namespace envfleet
 
 namespace {
@@ -38,6 +40,7 @@ NB_MODULE(_envfleet_testing, m) {
   envfleet::BindRender2dTesting(m);
   envfleet::BindClassicControlTesting(m);
   envfleet::BindXlaStagingTesting(m);
+  envfleet::BindMinigridWfcTesting(m);
   static envfleet::EnvTypeMap types = {
       {"AtariResizeCheck", envfleet::MakeEnvType<envfleet::testing::AtariResizeCheckEnv>()}};
   envfleet::bind::BindEnvModule<TestingModule>(m, types);

@@ -2,6 +2,7 @@
 // envfleet::NumpyGenerator (cpp/common/numpy/random.h) so tests/core/test_numpy_random.py can
 // compare it with live numpy.
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/vector.h>
 
 #include <cstdint>
 #include <cstring>
@@ -46,6 +47,15 @@ nb::list NumpyGeneratorDraws(uint64_t seed, nb::list program) {
       nb::list shuffled;
       for (int64_t item : items) shuffled.append(nb::int_(item));
       out.append(shuffled);
+    } else if (std::strcmp(kind, "choice_p") == 0) {
+      const std::vector<double> p = nb::cast<std::vector<double>>(step[1]);
+      out.append(nb::int_(rng.ChoiceIndex(p.data(), p.size())));
+    } else if (std::strcmp(kind, "permutation") == 0) {
+      std::vector<int64_t> items(static_cast<size_t>(ArgToInt64(step[1])));
+      rng.Permutation(items.data(), items.size());
+      nb::list permuted;
+      for (int64_t item : items) permuted.append(nb::int_(item));
+      out.append(permuted);
     } else if (std::strcmp(kind, "uint32") == 0) {
       out.append(nb::int_(rng.NextUint32()));
     } else if (std::strcmp(kind, "uint64") == 0) {
@@ -61,12 +71,13 @@ nb::list NumpyGeneratorDraws(uint64_t seed, nb::list program) {
 
 void BindNumpyRandomTesting(nanobind::module_& m) {
   m.def("numpy_generator_draws", &NumpyGeneratorDraws, nb::arg("seed"), nb::arg("program"),
-        nb::sig("def numpy_generator_draws(seed: int, program: list[tuple[str, float, float]]) "
+        nb::sig("def numpy_generator_draws(seed: int, program: list[tuple[str, object, float]]) "
                 "-> list[int | float | list[int]]"),
         "Seeds envfleet::NumpyGenerator like gymnasium.utils.seeding.np_random(seed) and runs\n"
         "`program`: (kind, a, b) with kind in random, uniform(a, b), integers(a, b),\n"
-        "choice_index(a), interval(a), shuffle(a) (of range(a): a list), standard_normal,\n"
-        "uint32, uint64. Integer kinds return int, the rest float.");
+        "choice_index(a), choice_p(a: probabilities), interval(a), shuffle(a) (of range(a):\n"
+        "a list), permutation(a) (a list), standard_normal, uint32, uint64. Integer kinds\n"
+        "return int, the rest float; numpy's errors on p raise ValueError.");
 }
 
 }  // namespace envfleet

@@ -39,6 +39,9 @@ nb::list NumpyRandomStateDraws(uint32_t seed, nb::list program) {
       out.append(nb::float_(rng.Normal(nb::cast<double>(step[1]), nb::cast<double>(step[2]))));
     } else if (std::strcmp(kind, "randint") == 0) {
       out.append(nb::int_(rng.RandInt(nb::cast<int64_t>(step[1]), nb::cast<int64_t>(step[2]))));
+    } else if (std::strcmp(kind, "randint_inclusive") == 0) {
+      out.append(
+          nb::int_(rng.RandIntInclusive(nb::cast<int64_t>(step[1]), nb::cast<int64_t>(step[2]))));
     } else if (std::strcmp(kind, "choice_index") == 0) {
       out.append(nb::int_(rng.ChoiceIndex(nb::cast<int64_t>(step[1]))));
     } else if (std::strcmp(kind, "choice_p") == 0) {
@@ -76,8 +79,8 @@ void BindNumpyRandomStateTesting(nanobind::module_& m) {
                 "-> list[int | float]"),
         "Seeds envfleet::NumpyRandomState like np.random.RandomState(seed) and runs `program`:\n"
         "(kind, a, b) with kind in random_sample, uniform(a, b), standard_normal, normal(a, b),\n"
-        "randint(a, b), choice_index(a), choice_p(a: probabilities), uint32. Integer kinds return "
-        "int, the rest float.");
+        "randint(a, b), randint_inclusive(a, b), choice_index(a), choice_p(a: probabilities),\n"
+        "uint32. Integer kinds return int, the rest float.");
   m.def("dm_control_tolerance", &DmControlTolerance, nb::arg("x"), nb::arg("lower"),
         nb::arg("upper"), nb::arg("margin"), nb::arg("sigmoid"), nb::arg("value_at_margin"),
         nb::arg("array_input"),

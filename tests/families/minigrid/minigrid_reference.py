@@ -6,8 +6,9 @@ test extra needs (classic control's frames are pygame's arithmetic). So the test
 list it: ``import_minigrid()`` imports an installed minigrid, or installs minigrid 3.2.0 alone
 (``pip install --no-deps --target build/reference-minigrid``, once per checkout, under a file
 lock) and imports that. minigrid needs only gymnasium, numpy and, at import, pygame, which
-pygame 2.6.1 satisfies for what the tests use (no window). A failed install fails the tests
-that need the reference; it never skips them.
+pygame 2.6.1 satisfies for what the tests use (no window); its WFC envs also need networkx and
+imageio (both in the test extra) and pattern images its packages lack (see "WFC's pattern
+images" below). A failed install fails the tests that need the reference; it never skips them.
 
 ``run_aligned`` steps ``num_envs`` minigrid envs (``gymnasium.make(task_id, **options)``, env i
 reset with ``seed + i``, an ended episode reset on the next step, as a NEXT_STEP vector env)
@@ -20,7 +21,9 @@ truncated, the agent's position, and the whole grid (a second pool with
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import fcntl
+import hashlib
 import importlib
 import os
 import subprocess
@@ -35,6 +38,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import gymnasium  # noqa: E402
+import imageio  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
@@ -109,6 +113,100 @@ def import_minigrid():
     return module
 
 
+# ---- WFC's pattern images ----------------------------------------------------------------------
+
+# minigrid 3.2.0's WFC presets read PNG files from minigrid/envs/wfc/patterns/, which neither its
+# wheel nor its sdist ships (only its repository has them:
+# https://github.com/Farama-Foundation/Minigrid/tree/e726259e86d555c7055fb48bd5842cf37af78bfd/minigrid/envs/wfc/patterns,
+# unchanged since): made from a wheel, its WFC envs fail at reset. The reference gets the six
+# images WFC_PRESETS uses from here: each file's SHA-256 and its pixels as rows ('#' (0, 0, 0),
+# '.' (255, 255, 255), ',' (254, 254, 254)), written as PNG files (imageio, lossless) that the
+# env's WFCConfig points at, so that minigrid's own wfc_kwargs reads them. Where the installed
+# minigrid has the files, they are used instead, after checking that they are these. envfleet's
+# C++ holds its own copy (cpp/families/minigrid/wfc_presets.h): a pixel of difference between
+# the two changes the levels, which the tests compare cell by cell.
+WFC_PATTERN_IMAGES: dict[str, tuple[str, list[str]]] = {
+    "SimpleMaze.png": (
+        "756ced4e03db22a941d4c2c05347398e5d1a01e9bad76817a75f132f732b9059",
+        ["....", ".###", ".#.#", ".###"],
+    ),
+    "ScaledMaze.png": (
+        "ec7e9b6c1598a40e0f25c6a91e6c6031656486748e994b82b213bba0465054ff",
+        ["........", "........"] + ["..######"] * 2 + ["..##..##"] * 2 + ["..######"] * 2,
+    ),
+    "Fabric.png": (
+        "c7c9edda700a446a23c6853266a9562e00268a912f5a9b293753ea17190d163c",
+        ["..#..", "..,..", "#####", "..,..", "..#.."],
+    ),
+    "Blackdots.png": (
+        "14d8771e40bd3b7e7919d00484fbfc7e0dc083aa5dfba0db0a2ae62c581c7951",
+        ["...", ".#.", "..."],
+    ),
+    "Angular.png": (
+        "0fa8106234ee17c7a94e29427dce005bc92f329e823f81075ec8520a361076ba",
+        ["..........."] + [".....#####."] * 4 + [".#########."] * 5 + ["..........."],
+    ),
+    "Hogs.png": (
+        "b5b5181f301c4177f5c923bd8dd083458053d995ae75db62bd041ec589be81a5",
+        [
+            ".................",
+            ".......#....#....",
+            "..#...###..###...",
+            ".###...#....#....",
+            "..#..............",
+            ".........#.......",
+            "....#...###...#..",
+            "...###...#...###.",
+            "....#.........#..",
+            ".................",
+            ".......#....#....",
+            "..#...###..###...",
+            ".###...#....#....",
+            "..#..#...#....#..",
+            "....###.###..###.",
+            ".....#...#....#..",
+            ".................",
+        ],
+    ),
+}
+_WFC_PIXELS = {"#": (0, 0, 0), ".": (255, 255, 255), ",": (254, 254, 254)}
+_wfc_pattern_dir: tempfile.TemporaryDirectory | None = None
+
+
+def wfc_pattern_image(name: str) -> np.ndarray:
+    """The pixels of minigrid's pattern image ``name`` (uint8, rows x columns x 3)."""
+    rows = WFC_PATTERN_IMAGES[name][1]
+    return np.array([[_WFC_PIXELS[p] for p in row] for row in rows], dtype=np.uint8)
+
+
+def wfc_pattern_path(installed: Path) -> Path:
+    """The pattern file for a WFCConfig whose pattern_path is ``installed``: that file if the
+    installed minigrid has it (checked to be the one above), else the image written as a PNG."""
+    global _wfc_pattern_dir
+    want_sha256 = WFC_PATTERN_IMAGES[installed.name][0]
+    if installed.is_file():
+        assert hashlib.sha256(installed.read_bytes()).hexdigest() == want_sha256, installed
+        return installed
+    if _wfc_pattern_dir is None:
+        _wfc_pattern_dir = tempfile.TemporaryDirectory(prefix="envfleet-wfc-patterns-")
+    path = Path(_wfc_pattern_dir.name) / installed.name
+    if not path.is_file():
+        imageio.v2.imwrite(path, wfc_pattern_image(installed.name))
+    return path
+
+
+def give_wfc_its_patterns(env) -> None:
+    """Points a minigrid WFC env's config at its pattern image (see above); other envs are
+    left alone. minigrid's presets are shared objects: the env gets a copy."""
+    unwrapped = env.unwrapped
+    config = getattr(unwrapped, "config", None)
+    if config is None or not hasattr(config, "pattern_path"):
+        return
+    unwrapped.config = dataclasses.replace(
+        config, pattern_path=wfc_pattern_path(Path(config.pattern_path))
+    )
+
+
 # ---- lockstep runs --------------------------------------------------------------------------
 
 # Options of envfleet's alone (the reference has no such arguments).
@@ -128,7 +226,10 @@ def reference_env(task_id: str, options: dict, render_mode: str | None = None):
                 kwargs["obstacle_type"].lower()
             ]
     del minigrid
+    if "wfc_preset" in kwargs:  # EnvPool's name for WFCEnv's wfc_config
+        kwargs["wfc_config"] = kwargs.pop("wfc_preset")
     env = gymnasium.make(task_id, disable_env_checker=True, render_mode=render_mode, **kwargs)
+    give_wfc_its_patterns(env)
     if see_through_walls is not None:  # most classes fix it in __init__, so set it after
         env.unwrapped.see_through_walls = see_through_walls
     return env

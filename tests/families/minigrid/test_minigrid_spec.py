@@ -65,6 +65,17 @@ def test_spec_is_envpools(task_id):
         assert info[key.name].dtype == key.dtype and info[key.name].shape[1:] == key.shape, key
 
 
+@pytest.mark.parametrize("task_id", [tid for tid in IDS if tid.startswith("MiniGrid-WFC-")])
+def test_wfc_levels_are_configured_as_envpools(task_id):
+    """EnvPool registers each WFC id with its preset (wfc_preset), size 25 and
+    ensure_connected True: the same as the id's wfc_config and WFCEnv's defaults here."""
+    theirs, ours = envpool.make_spec(task_id).config, envfleet.make_spec(task_id).config
+    assert ours.wfc_config == theirs.wfc_preset == task_id.split("-")[2]
+    assert ours.wfc_preset == ""  # not given: wfc_config decides
+    assert ours.size == theirs.size == 25
+    assert ours.ensure_connected is theirs.ensure_connected is True
+
+
 def mission_ids(module, task_id: str, rounds: int) -> dict[str, set[int]]:
     """{mission text: the mission_ids seen with it} over `rounds` resets of 16 envs."""
     seen: dict[str, set[int]] = {}
@@ -128,6 +139,20 @@ OPTION_CASES = [
     ("MiniGrid-PutNear-8x8-N3-v0", {"numObjs": 4, "size": 9}),
     ("MiniGrid-RedBlueDoors-6x6-v0", {"size": 5}),
     ("MiniGrid-Unlock-v0", {"max_steps": 30, "agent_view_size": 3}),
+    # WFC (issue #32): WFCEnv's arguments, and EnvPool's wfc_preset over the registered
+    # wfc_config.
+    ("MiniGrid-WFC-MazeSimple-v0", {"size": 11, "ensure_connected": False}),
+    ("MiniGrid-WFC-MazeSimple-v0", {"wfc_preset": "ObstaclesHogs3", "size": 9}),
+    (
+        "MiniGrid-WFC-RoomsFabric-v0",
+        {
+            "wfc_config": "ObstaclesAngular",
+            "size": 15,
+            "max_steps": 30,
+            "see_through_walls": True,
+            "agent_view_size": 5,
+        },
+    ),
 ]
 
 
@@ -178,6 +203,10 @@ def test_options_match_minigrids_arguments(reference, task_id, options):
         ("MiniGrid-Empty-16x16-v0", {"obs_wrapper": "RGBImgObsWrapper", "obs_tile_size": 1025},
          ["obs_tile_size"]),
         ("MiniGrid-Empty-5x5-v0", {"max_steps": 0}, ["max_steps"]),
+        ("MiniGrid-WFC-MazeSimple-v0", {"wfc_config": "Maze"},
+         ["wfc_config 'Maze'", "'MazeSimple', 'DungeonMazeScaled'", "'ObstaclesHogs3'"]),
+        ("MiniGrid-WFC-MazeSimple-v0", {"wfc_preset": "Spirals"}, ["wfc_preset 'Spirals'"]),
+        ("MiniGrid-WFC-MazeSimple-v0", {"size": 2}, ["size"]),
     ],
 )  # fmt: skip
 def test_bad_options_raise_naming_them(task_id, options, words):
