@@ -26,6 +26,8 @@
 #include "families/minigrid/put_near.h"
 #include "families/minigrid/red_blue_doors.h"
 #include "families/minigrid/unlock.h"
+// BabyAI's levels (their types are compiled in babyai/level_types.cc):
+#include "families/minigrid/babyai/level_types.h"
 
 namespace envfleet {
 namespace {
@@ -58,6 +60,8 @@ EnvTypeMap MiniGridTypes() {
   types["MiniGridUnlock"] = MakeEnvType<UnlockEnv>();
   types["MiniGridUnlockPickup"] = MakeEnvType<UnlockPickupEnv>();
   types["MiniGridBlockedUnlockPickup"] = MakeEnvType<BlockedUnlockPickupEnv>();
+  // BabyAI's levels:
+  babyai::AddLevelTypes(types);
   return types;
 }
 

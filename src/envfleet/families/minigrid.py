@@ -153,3 +153,85 @@ TASKS: dict[str, tuple[str, dict]] = {
 
 for _task_id, (_type, _options) in TASKS.items():
     register(_task_id, _type, family=MINIGRID, **_options)
+
+# ---- BabyAI ----------------------------------------------------------------------------------
+# minigrid 3.2.0's BabyAI levels (minigrid/envs/babyai/), EnvPool 1.2.5's BabyAI-* ids, ported in
+# cpp/families/minigrid/babyai/ (one env type per level class, LevelGen for the levels that are
+# its arguments). Registered with minigrid's arguments, as minigrid/__init__.py registers them;
+# no max_episode_steps (EnvPool's 0): each episode's own max_steps ends it (the levels without
+# a fixed limit draw it from their instructions).
+
+
+def _levelgen(**options) -> tuple[str, dict]:
+    """A LevelGen level: LevelGen's arguments as the level's class passes them."""
+    return ("BabyAILevelGen", options)
+
+
+BABYAI_TASKS: dict[str, tuple[str, dict]] = {
+    # goto.py
+    "BabyAI-GoToRedBallGrey-v0": ("BabyAIGoToRedBallGrey", {}),
+    "BabyAI-GoToRedBall-v0": ("BabyAIGoToRedBall", {}),
+    "BabyAI-GoToRedBallNoDists-v0": ("BabyAIGoToRedBall", {"room_size": 8, "num_dists": 0}),
+    "BabyAI-GoToObj-v0": ("BabyAIGoToObj", {}),
+    "BabyAI-GoToObjS4-v0": ("BabyAIGoToObj", {"room_size": 4}),
+    "BabyAI-GoToObjS6-v1": ("BabyAIGoToObj", {"room_size": 6}),
+    "BabyAI-GoToLocal-v0": ("BabyAIGoToLocal", {}),
+    **{
+        f"BabyAI-GoToLocalS{size}N{n}-v0": ("BabyAIGoToLocal", {"room_size": size, "num_dists": n})
+        for size, n in ((5, 2), (6, 2), (6, 3), (6, 4), (7, 4), (7, 5))
+        + tuple((8, n) for n in range(2, 8))
+    },
+    "BabyAI-GoTo-v0": ("BabyAIGoTo", {}),
+    "BabyAI-GoToOpen-v0": ("BabyAIGoTo", {"doors_open": True}),
+    "BabyAI-GoToObjMaze-v0": ("BabyAIGoTo", {"num_dists": 1, "doors_open": False}),
+    "BabyAI-GoToObjMazeOpen-v0": ("BabyAIGoTo", {"num_dists": 1, "doors_open": True}),
+    "BabyAI-GoToObjMazeS4R2-v0": (
+        "BabyAIGoTo",
+        {"num_dists": 1, "room_size": 4, "num_rows": 2, "num_cols": 2},
+    ),
+    **{
+        f"BabyAI-GoToObjMazeS{size}-v0": ("BabyAIGoTo", {"num_dists": 1, "room_size": size})
+        for size in (4, 5, 6, 7)
+    },
+    "BabyAI-GoToImpUnlock-v0": ("BabyAIGoToImpUnlock", {}),
+    "BabyAI-GoToSeq-v0": _levelgen(
+        action_kinds=["goto"], locked_room_prob=0.0, locations=False, unblocking=False
+    ),
+    "BabyAI-GoToSeqS5R2-v0": _levelgen(
+        room_size=5,
+        num_rows=2,
+        num_cols=2,
+        num_dists=4,
+        action_kinds=["goto"],
+        locked_room_prob=0.0,
+        locations=False,
+        unblocking=False,
+    ),
+    "BabyAI-GoToRedBlueBall-v0": ("BabyAIGoToRedBlueBall", {}),
+    "BabyAI-GoToDoor-v0": ("BabyAIGoToDoor", {}),
+    "BabyAI-GoToObjDoor-v0": ("BabyAIGoToObjDoor", {}),
+    # synth.py
+    "BabyAI-Synth-v0": _levelgen(
+        instr_kinds=["action"], locations=False, unblocking=True, implicit_unlock=False
+    ),
+    "BabyAI-SynthS5R2-v0": _levelgen(
+        room_size=5,
+        num_rows=2,
+        instr_kinds=["action"],
+        locations=False,
+        unblocking=True,
+        implicit_unlock=False,
+    ),
+    "BabyAI-SynthLoc-v0": _levelgen(
+        instr_kinds=["action"], locations=True, unblocking=True, implicit_unlock=False
+    ),
+    "BabyAI-SynthSeq-v0": _levelgen(locations=True, unblocking=True, implicit_unlock=False),
+    "BabyAI-MiniBossLevel-v0": _levelgen(
+        num_cols=2, num_rows=2, room_size=5, num_dists=7, locked_room_prob=0.25
+    ),
+    "BabyAI-BossLevel-v0": _levelgen(),
+    "BabyAI-BossLevelNoUnlock-v0": _levelgen(locked_room_prob=0.0, implicit_unlock=False),
+}
+
+for _task_id, (_type, _options) in BABYAI_TASKS.items():
+    register(_task_id, _type, family=MINIGRID, **_options)
