@@ -10,6 +10,11 @@
 // level headers (one line each):
 #include "families/minigrid/babyai/goto.h"
 #include "families/minigrid/babyai/levelgen.h"
+#include "families/minigrid/babyai/open.h"
+#include "families/minigrid/babyai/other.h"
+#include "families/minigrid/babyai/pickup.h"
+#include "families/minigrid/babyai/putnext.h"
+#include "families/minigrid/babyai/unlock.h"
 
 namespace envfleet::minigrid::babyai {
 namespace {
@@ -39,6 +44,28 @@ void AddLevelTypes(EnvTypeMap& types) {
   types["BabyAIGoToRedBlueBall"] = LevelType<GoToRedBlueBall>();
   types["BabyAIGoToDoor"] = LevelType<GoToDoor>();
   types["BabyAIGoToObjDoor"] = LevelType<GoToObjDoor>();
+  types["BabyAIOpen"] = LevelType<Open>();
+  types["BabyAIOpenRedDoor"] = LevelType<OpenRedDoor>();
+  types["BabyAIOpenDoor"] = LevelType<OpenDoor>();
+  types["BabyAIOpenTwoDoors"] = LevelType<OpenTwoDoors>();
+  types["BabyAIOpenDoorsOrder"] = LevelType<OpenDoorsOrder>();
+  types["BabyAIPickup"] = LevelType<Pickup>();
+  types["BabyAIUnblockPickup"] = LevelType<UnblockPickup>();
+  types["BabyAIPickupDist"] = LevelType<PickupDist>();
+  types["BabyAIPickupAbove"] = LevelType<PickupAbove>();
+  types["BabyAIPutNextLocal"] = LevelType<PutNextLocal>();
+  types["BabyAIPutNext"] = LevelType<PutNext>();
+  types["BabyAIUnlock"] = LevelType<Unlock>();
+  types["BabyAIUnlockLocal"] = LevelType<UnlockLocal>();
+  types["BabyAIKeyInBox"] = LevelType<KeyInBox>();
+  types["BabyAIUnlockPickup"] = LevelType<UnlockPickup>();
+  types["BabyAIBlockedUnlockPickup"] = LevelType<BlockedUnlockPickup>();
+  types["BabyAIUnlockToUnlock"] = LevelType<UnlockToUnlock>();
+  types["BabyAIActionObjDoor"] = LevelType<ActionObjDoor>();
+  types["BabyAIFindObj"] = LevelType<FindObj>();
+  types["BabyAIKeyCorridor"] = LevelType<KeyCorridor>();
+  types["BabyAIOneRoom"] = LevelType<OneRoom>();
+  types["BabyAIMoveTwoAcross"] = LevelType<MoveTwoAcross>();
   types["BabyAILevelGen"] = LevelType<LevelGen>();
 }
 

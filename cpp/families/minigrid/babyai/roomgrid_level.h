@@ -121,6 +121,40 @@ inline int CountOption(const Config& config, const std::string& name, const Room
   return static_cast<int>(IntOption(config, name, low, std::max<int64_t>(low, inside * rooms - 1)));
 }
 
+// An option minigrid's class requires (num_doors, objs_per_room...): -1, not given, is refused,
+// naming it; else within [low, high].
+inline int RequiredIntOption(const Config& config, const std::string& name, int64_t low,
+                             int64_t high) {
+  if (config.Get<int64_t>(name) == -1) {
+    throw std::invalid_argument("this level needs the option " + name);
+  }
+  return static_cast<int>(IntOption(config, name, low, high));
+}
+
+// A colour option: "" (None) or a colour's name.
+inline std::optional<Color> ColorOption(const Config& config, const std::string& name) {
+  const std::string& value = config.Get<std::string>(name);
+  if (value.empty()) return std::nullopt;
+  for (const Color color : kColorNames) {
+    if (value == ColorName(color)) return color;
+  }
+  throw std::invalid_argument(name +
+                              " must be None or one of 'red', 'green', 'blue', "
+                              "'purple', 'yellow', 'grey'; got '" +
+                              value + "'");
+}
+
+// `count` objects fit in `rooms` rooms of the shape ((room_size - 2)**2 cells inside each,
+// less the agent's), else the options are refused (minigrid would generate forever).
+inline void RequireRoomFor(const RoomShape& shape, int rooms, int count) {
+  const int64_t inside = int64_t{shape.room_size - 2} * (shape.room_size - 2) * rooms - 1;
+  if (count > inside) {
+    throw std::invalid_argument("room_size " + std::to_string(shape.room_size) +
+                                " leaves no room for this level's " + std::to_string(count) +
+                                " objects");
+  }
+}
+
 class RoomGridLevel : public RoomGridEnv {
  public:
   // Generation attempts before giving up: minigrid tries forever, which options no level
@@ -293,6 +327,7 @@ class RoomGridLevel : public RoomGridEnv {
     start_image_saved_ = true;
   }
 
+  using RoomGridEnv::RandSubset;  // of colours
   // _rand_subset(items, n) of a list of objects: n draws, each removing the element drawn.
   // Leaves the subset in `out`.
   void RandSubset(std::vector<ObjectId>& items, size_t n, std::vector<ObjectId>& out) {
