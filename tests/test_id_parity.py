@@ -5,8 +5,8 @@ of the same task behave as the id they name.
 EnvPool's registry says which package each id imports (``registry.specs[id][0]``): that package
 is the family. An id that EnvPool adds, or that envfleet drops, fails
 ``test_every_envpool_id_of_the_family_is_ours``. Deliberate exceptions would go in
-``LEFT_OUT`` with the reason (and in docs/families/<f>.md): for now the BabyAI and WFC ids of
-EnvPool's MiniGrid package, which come later.
+``LEFT_OUT`` with the reason (and in docs/families/<f>.md): for now the WFC ids of EnvPool's
+MiniGrid package, which come later.
 
 Aliases (``envfleet.registry.register_alias``) are checked against the id they name: the same
 spec, and the same trajectories for the same seed and actions. Their names are EnvPool's, so
@@ -40,14 +40,12 @@ FAMILIES = {
 
 # family -> {EnvPool id: why envfleet leaves it out}. Empty: envfleet has every one.
 LEFT_OUT: dict[str, dict[str, str]] = {family: {} for family in FAMILIES}
-# EnvPool's package holds MiniGrid's, BabyAI's and the WFC mazes' ids: the BabyAI levels and
-# MiniGrid-WFC-* come in a later part of issue #32, on the MiniGrid core
-# (docs/families/minigrid.md).
+# EnvPool's package holds MiniGrid's, BabyAI's and the WFC mazes' ids: MiniGrid-WFC-* come in a
+# later part of issue #32, on the MiniGrid core (docs/families/minigrid.md).
 LEFT_OUT["minigrid"] = {
-    tid: "BabyAI and the WFC mazes are a later part of issue #32"
+    tid: "the WFC mazes are a later part of issue #32"
     for tid in envpool.list_all_envs()
-    if envpool_registry.specs[tid][0] == "envpool.minigrid"
-    and (tid.startswith("BabyAI-") or tid.startswith("MiniGrid-WFC-"))
+    if envpool_registry.specs[tid][0] == "envpool.minigrid" and tid.startswith("MiniGrid-WFC-")
 }
 
 

@@ -30,15 +30,18 @@ class GoToRedBallLevel final : public RoomGridLevel {
   static LevelLayout LayoutOf(const Config& config) {
     return {LevelShape(config, {8, 1, 1}), LevelMaxSteps(config)};
   }
+  // num_dists: the ball and they fit in the room with the agent.
+  static int NumDists(const Config& config) {
+    const RoomShape shape = LayoutOf(config).shape;
+    return static_cast<int>(IntOption(config, "num_dists", 0, RoomCapacity(shape, true) - 1));
+  }
   static EnvSpec Spec(const Config& config) {
-    const LevelLayout layout = LayoutOf(config);
-    CountOption(config, "num_dists", layout.shape, 1);
-    return LevelSpec(config, layout);
+    NumDists(config);
+    return LevelSpec(config, LayoutOf(config));
   }
 
   GoToRedBallLevel(const Config& config, uint64_t seed)
-      : RoomGridLevel(config, seed, LayoutOf(config)),
-        num_dists_(CountOption(config, "num_dists", LayoutOf(config).shape, 1)) {}
+      : RoomGridLevel(config, seed, LayoutOf(config)), num_dists_(NumDists(config)) {}
 
  protected:
   bool GenMission() override {
@@ -117,7 +120,8 @@ class GoToLevel final : public RoomGridLevel {
   }
   static int NumDists(const Config& config) {
     const RoomShape shape = LayoutOf(config).shape;
-    return CountOption(config, "num_dists", shape, shape.num_rows * shape.num_cols, 1);
+    return CountOption(config, "num_dists", shape, shape.num_rows * shape.num_cols, 1,
+                       /*agent=*/true);
   }
   static EnvSpec Spec(const Config& config) {
     NumDists(config);

@@ -87,8 +87,10 @@ class LevelGen final : public RoomGridLevel {
     return {LevelShape(config, {}), LevelMaxSteps(config)};
   }
   static EnvSpec Spec(const Config& config) {
-    IntOption(config, "num_dists", 0, 100000);
     const RoomShape shape = LevelShape(config, {});
+    // In one room there is no door to name: an instruction needs a distractor.
+    CountOption(config, "num_dists", shape, shape.num_rows * shape.num_cols,
+                shape.num_rows * shape.num_cols == 1 ? 1 : 0);
     if (config.Get<double>("locked_room_prob") > 0 && shape.num_rows * shape.num_cols < 2) {
       // add_locked_room would look forever for a wall with a neighbour
       throw std::invalid_argument(

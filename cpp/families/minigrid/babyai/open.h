@@ -29,7 +29,8 @@ class Open final : public RoomGridLevel {
   static EnvSpec Spec(const Config& config) {
     const LevelLayout layout = LayoutOf(config);
     RequireTwoRooms(layout.shape);  // a door to open
-    RequireRoomFor(layout.shape, layout.shape.num_rows * layout.shape.num_cols, 18);
+    RequireRoomFor("room_size", layout.shape, layout.shape.num_rows * layout.shape.num_cols, 18,
+                   /*agent=*/true);
     return LevelSpec(config, layout);
   }
 

@@ -172,7 +172,7 @@ class MoveTwoAcross final : public RoomGridLevel {
   }
   static int ObjsPerRoom(const Config& config) {
     const int objs = RequiredIntOption(config, "objs_per_room", 2, 9);
-    RequireRoomFor(LayoutOf(config).shape, 1, objs);
+    RequireRoomFor("objs_per_room", LayoutOf(config).shape, 1, objs, /*agent=*/true);
     return objs;
   }
   static EnvSpec Spec(const Config& config) {

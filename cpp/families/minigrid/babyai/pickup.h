@@ -28,7 +28,9 @@ class PickupLevel final : public RoomGridLevel {
   }
   static EnvSpec Spec(const Config& config) {
     const LevelLayout layout = LayoutOf(config);
-    RequireRoomFor(layout.shape, layout.shape.num_rows * layout.shape.num_cols, kNumDists);
+    RequireRoomFor("room_size", layout.shape, layout.shape.num_rows * layout.shape.num_cols,
+                   kNumDists,
+                   /*agent=*/true);
     return LevelSpec(config, layout);
   }
 

@@ -30,7 +30,7 @@ class PutNextLocal final : public RoomGridLevel {
   static int NumObjs(const Config& config) {
     // two to draw from (_rand_subset), at most the 18 distinct kinds and colours (all_unique)
     const int num_objs = static_cast<int>(IntOption(config, "num_objs", 2, 18));
-    RequireRoomFor(LayoutOf(config).shape, 1, num_objs);
+    RequireRoomFor("num_objs", LayoutOf(config).shape, 1, num_objs, /*agent=*/true);
     return num_objs;
   }
   static EnvSpec Spec(const Config& config) {
@@ -79,7 +79,7 @@ class PutNext final : public RoomGridLevel {
   }
   static int ObjsPerRoom(const Config& config) {
     const int objs = RequiredIntOption(config, "objs_per_room", 1, 9);
-    RequireRoomFor(LayoutOf(config).shape, 1, objs);
+    RequireRoomFor("objs_per_room", LayoutOf(config).shape, 1, objs, /*agent=*/true);
     return objs;
   }
   static EnvSpec Spec(const Config& config) {

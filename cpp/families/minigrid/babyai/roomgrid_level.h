@@ -112,13 +112,23 @@ inline void RequireTwoRooms(const RoomShape& shape) {
   }
 }
 
-// An object count option (num_dists, num_objs...): at most what the level's rooms hold
-// ((room_size - 2)**2 cells inside each of `rooms` rooms, less the agent's), else place_obj
-// could never succeed and minigrid would generate forever.
+// The cells of a room of `shape` its objects may take: the (room_size - 2)**2 inside, less,
+// where the agent stands before they are placed (`agent`), its cell and the cells next to it
+// (place_in_room keeps away from the agent: up to 5 cells, 3 in a 2x2 room, 1 in a 1x1).
+inline int64_t RoomCapacity(const RoomShape& shape, bool agent) {
+  const int64_t n = shape.room_size - 2;
+  return n * n - (agent ? (n >= 3 ? 5 : n == 2 ? 3 : 1) : 0);
+}
+
+// An object count option (num_dists, num_objs...) of objects placed in `rooms` rooms (the
+// agent's among them when `agent`): at most what they hold (RoomCapacity; with the agent placed
+// after them, one cell left for it), else minigrid would generate forever.
 inline int CountOption(const Config& config, const std::string& name, const RoomShape& shape,
-                       int rooms, int64_t low = 0) {
-  const int64_t inside = int64_t{shape.room_size - 2} * (shape.room_size - 2);
-  return static_cast<int>(IntOption(config, name, low, std::max<int64_t>(low, inside * rooms - 1)));
+                       int rooms, int64_t low = 0, bool agent = false) {
+  const int64_t capacity =
+      agent ? RoomCapacity(shape, true) + RoomCapacity(shape, false) * (rooms - 1)
+            : RoomCapacity(shape, false) * rooms - 1;
+  return static_cast<int>(IntOption(config, name, low, std::max<int64_t>(low, capacity)));
 }
 
 // An option minigrid's class requires (num_doors, objs_per_room...): -1, not given, is refused,
@@ -144,23 +154,29 @@ inline std::optional<Color> ColorOption(const Config& config, const std::string&
                               value + "'");
 }
 
-// `count` objects fit in `rooms` rooms of the shape ((room_size - 2)**2 cells inside each,
-// less the agent's), else the options are refused (minigrid would generate forever).
-inline void RequireRoomFor(const RoomShape& shape, int rooms, int count) {
-  const int64_t inside = int64_t{shape.room_size - 2} * (shape.room_size - 2) * rooms - 1;
-  if (count > inside) {
-    throw std::invalid_argument("room_size " + std::to_string(shape.room_size) +
-                                " leaves no room for this level's " + std::to_string(count) +
-                                " objects");
+// `count` objects (the option `name`'s, or the level's own) fit in `rooms` rooms
+// (CountOption's capacity), else the options are refused, naming it (minigrid would generate
+// forever).
+inline void RequireRoomFor(const std::string& name, const RoomShape& shape, int rooms, int count,
+                           bool agent = false) {
+  const int64_t capacity =
+      agent ? RoomCapacity(shape, true) + RoomCapacity(shape, false) * (rooms - 1)
+            : RoomCapacity(shape, false) * rooms - 1;
+  if (count > capacity) {
+    throw std::invalid_argument(name + ": room_size " + std::to_string(shape.room_size) +
+                                " leaves room for " +
+                                std::to_string(std::max<int64_t>(capacity, 0)) +
+                                " of this level's " + std::to_string(count) + " objects");
   }
 }
 
 class RoomGridLevel : public RoomGridEnv {
  public:
   // Generation attempts before giving up: minigrid tries forever, which options no level
-  // registers with can make endless (objects that barely fit); 100000 attempts is far past any
-  // registered level's need (a few, at most tens).
-  static constexpr int64_t kMaxAttempts = 100000;
+  // registers with can make endless (objects that barely fit). Registered levels need a few
+  // (GoToObjDoor rejects most often: 3.3 attempts on average, at most 25 in 300 seeds), so
+  // 10000 is never reached by them and bounds the time a hopeless level takes.
+  static constexpr int64_t kMaxAttempts = 10000;
 
   RoomGridLevel(const Config& config, uint64_t seed, const LevelLayout& layout)
       : RoomGridEnv(config, seed, layout.shape, layout.limit.fixed.value_or(0)),
@@ -177,6 +193,7 @@ class RoomGridLevel : public RoomGridEnv {
   // RoomGridLevel.reset: MiniGridEnv.reset (with _gen_grid below), the verifier, the
   // episode's time limit, then the level's AfterReset.
   void Reset() final {
+    made_ = false;
     start_image_saved_ = false;
     MiniGridEnv::Reset();
     ResetVerifier(instrs_);
@@ -185,10 +202,12 @@ class RoomGridLevel : public RoomGridEnv {
           int64_t{instrs_.NumNavsNeeded()} * room_size_ * room_size_ * num_rows_ * num_cols_;
     }
     AfterReset();
+    made_ = true;
   }
 
   // RoomGridLevel.step: MiniGridEnv.step, update_objs_poss after a drop, then the verifier.
   void Step(const void* action_ptr) final {
+    RequireMade();
     const int64_t action = *static_cast<const int64_t*>(action_ptr);
     StepAgent(action);
     if (action == kDrop) UpdateObjsPoss(instrs_, Matching());
@@ -217,6 +236,11 @@ class RoomGridLevel : public RoomGridEnv {
     }
   }
 
+  void Render(int camera_id, int width, int height, uint8_t* rgb) final {
+    RequireMade();
+    MiniGridEnv::Render(camera_id, width, height, rgb);
+  }
+
   const Instructions& instructions() const { return instrs_; }
 
  protected:
@@ -233,7 +257,8 @@ class RoomGridLevel : public RoomGridEnv {
     for (int64_t attempt = 0;; ++attempt) {
       if (attempt == kMaxAttempts) {
         throw PlacementError("babyai: no level generated in " + std::to_string(kMaxAttempts) +
-                             " attempts (the options leave no room for the level's objects?)");
+                             " attempts: these options make levels minigrid would generate "
+                             "forever (objects that do not fit, no object to name?)");
       }
       if (attempt > 0) {
         objects_.Clear();
@@ -396,7 +421,14 @@ class RoomGridLevel : public RoomGridEnv {
                start_image_.data());
   }
 
+  // A reset that threw (PlacementError after kMaxAttempts, say) leaves a level half made:
+  // stepping or drawing it is refused until a reset succeeds.
+  void RequireMade() const {
+    if (!made_) throw std::logic_error("babyai: the level's last reset failed; reset it again");
+  }
+
   const bool fixed_max_steps_;
+  bool made_ = false;
   std::vector<uint8_t> reachable_;
   std::vector<Pos> stack_;
   std::vector<uint8_t> start_image_;

@@ -31,7 +31,8 @@ class Unlock final : public RoomGridLevel {
   static EnvSpec Spec(const Config& config) {
     const LevelLayout layout = LayoutOf(config);
     RequireTwoRooms(layout.shape);
-    RequireRoomFor(layout.shape, 1, 4);  // the locked room: three distractors and maybe the key
+    RequireRoomFor("room_size", layout.shape, 1,
+                   4);  // the locked room: three distractors and maybe the key
     return LevelSpec(config, layout);
   }
 
@@ -90,7 +91,7 @@ class UnlockLocalLevel final : public RoomGridLevel {
   static EnvSpec Spec(const Config& config) {
     const LevelLayout layout = LayoutOf(config);
     RequireRooms(layout.shape, 2, 2);
-    RequireRoomFor(layout.shape, 1, 4);
+    RequireRoomFor("room_size", layout.shape, 1, 4);
     return LevelSpec(config, layout);
   }
 
