@@ -171,14 +171,9 @@ class LevelGen final : public RoomGridLevel {
       Loc loc = Loc::kNone;
       if (locations_ && RandBool()) loc = RandElem(kLocNames);
       desc.Set(type, color, loc);
-      desc.FindMatchingObjs(env);
-      if (desc.obj_set().empty()) continue;
-      if (!implicit_unlock_ && locked_room_ != nullptr) {
-        bool outside = false;
-        for (const Pos pos : desc.obj_poss())
-          outside = outside || !locked_room_->PosInside(pos.x, pos.y);
-        if (!outside) continue;
-      }
+      // At least one object matches (outside the locked room without implicit unlocking);
+      // the objects themselves are found once the instructions are complete.
+      if (!desc.AnyMatch(env, implicit_unlock_ ? nullptr : locked_room_)) continue;
       return d;
     }
   }

@@ -59,6 +59,7 @@ class ObjDesc {
   ObjDesc() {
     obj_set_.reserve(kReserve);
     obj_poss_.reserve(kReserve);
+    matches_.reserve(256);  // MiniGridEnv::kObjectReserve
   }
 
   // ObjDesc(type, color, loc): nothing matched yet.
@@ -78,35 +79,28 @@ class ObjDesc {
 
   // find_matching_objs(env, use_location)
   void FindMatchingObjs(const MatchContext& env, bool use_location = true) {
+    const bool any = MarkMatches(env, use_location);
     if (use_location) obj_set_.clear();
     obj_poss_.clear();
-    const Pos d1 = kDirToVec[static_cast<size_t>(env.agent_dir)];
-    const Pos d2 = {-d1.y, d1.x};
-    for (int i = 0; i < env.grid.width(); ++i) {
-      for (int j = 0; j < env.grid.height(); ++j) {
-        const ObjectId id = env.grid.Get(i, j);
-        if (id == kNoObject) continue;
-        if (!use_location && std::find(obj_set_.begin(), obj_set_.end(), id) == obj_set_.end()) {
-          continue;  // only the objects tracked from the start
-        }
-        const WorldObject& cell = env.objects[id];
-        if (type_ && cell.type != *type_) continue;
-        if (color_ && cell.color != *color_) continue;
-        if (use_location && loc_ != Loc::kNone) {
-          if (!env.agent_room.PosInside(i, j)) continue;
-          const Pos v = {i - env.agent_pos.x, j - env.agent_pos.y};
-          const int along = v.x * d1.x + v.y * d1.y;
-          const int across = v.x * d2.x + v.y * d2.y;
-          const bool matches = loc_ == Loc::kLeft    ? across < 0
-                               : loc_ == Loc::kRight ? across > 0
-                               : loc_ == Loc::kFront ? along > 0
-                                                     : along < 0;
-          if (!matches) continue;
-        }
-        if (use_location) obj_set_.push_back(id);
-        obj_poss_.push_back({i, j});
-      }
-    }
+    if (!any) return;
+    ScanGrid(env, use_location, [&](ObjectId id, int i, int j) {
+      if (use_location) obj_set_.push_back(id);
+      obj_poss_.push_back({i, j});
+      return true;
+    });
+  }
+
+  // Whether find_matching_objs (with locations) would match anything, and, with
+  // `outside` a room, anything outside it: what LevelGen's rand_obj asks of a description.
+  // Leaves obj_set and obj_poss as they were.
+  bool AnyMatch(const MatchContext& env, const Room* outside) {
+    if (!MarkMatches(env, true)) return false;
+    bool found = false;
+    ScanGrid(env, true, [&](ObjectId, int i, int j) {
+      found = outside == nullptr || !outside->PosInside(i, j);
+      return !found;
+    });
+    return found;
   }
 
   // surface(env), after a find: "the" for one match, "a" for several.
@@ -145,6 +139,58 @@ class ObjDesc {
   Loc loc_ = Loc::kNone;
   std::vector<ObjectId> obj_set_;
   std::vector<Pos> obj_poss_;
+  std::vector<uint8_t> matches_;  // MarkMatches' scratch, per object
+
+  // Marks, per object, what the type and colour (and, without locations, the tracked set) let
+  // through, so that a scan reads each cell once. Returns whether any object is marked.
+  bool MarkMatches(const MatchContext& env, bool use_location) {
+    matches_.assign(env.objects.size(), 0);
+    bool any = false;
+    for (size_t id = 0; id < env.objects.size(); ++id) {
+      const WorldObject& obj = env.objects[static_cast<ObjectId>(id)];
+      matches_[id] = (!type_ || obj.type == *type_) && (!color_ || obj.color == *color_);
+      any = any || matches_[id];
+    }
+    if (!use_location) {  // only the objects obj_set tracks from the start
+      any = false;
+      for (const ObjectId id : obj_set_) matches_[static_cast<size_t>(id)] |= 2;
+      for (uint8_t& match : matches_) {
+        match = match == 3;
+        any = any || match;
+      }
+    }
+    return any;
+  }
+
+  // The cells of marked objects (in the agent's room and on the named side of it, with a
+  // location and use_location), column by column as minigrid scans: f(id, x, y), until it
+  // returns false.
+  template <typename F>
+  void ScanGrid(const MatchContext& env, bool use_location, const F& f) const {
+    const Pos d1 = kDirToVec[static_cast<size_t>(env.agent_dir)];
+    const Pos d2 = {-d1.y, d1.x};
+    const int width = env.grid.width();
+    const int height = env.grid.height();
+    const ObjectId* cells = env.grid.cells();
+    for (int i = 0; i < width; ++i) {
+      for (int j = 0; j < height; ++j) {
+        const ObjectId id = cells[static_cast<size_t>(j) * width + i];
+        if (id == kNoObject || !matches_[static_cast<size_t>(id)]) continue;
+        if (use_location && loc_ != Loc::kNone) {
+          if (!env.agent_room.PosInside(i, j)) continue;
+          const Pos v = {i - env.agent_pos.x, j - env.agent_pos.y};
+          const int along = v.x * d1.x + v.y * d1.y;
+          const int across = v.x * d2.x + v.y * d2.y;
+          const bool matches = loc_ == Loc::kLeft    ? across < 0
+                               : loc_ == Loc::kRight ? across > 0
+                               : loc_ == Loc::kFront ? along > 0
+                                                     : along < 0;
+          if (!matches) continue;
+        }
+        if (!f(id, i, j)) return;
+      }
+    }
+  }
 };
 
 }  // namespace envfleet::minigrid::babyai
