@@ -6,10 +6,11 @@
 // doors, the agent and the instructions), then validate_instrs; RejectSampling (GenMission or
 // the validation returning false) or a RecursionError (PlacementError: place_obj, connect_all
 // or rand_obj giving up) throws that attempt away and draws a new grid from where the
-// generator stands, as minigrid's loop does. Rejections are frequent in some levels (BossLevel,
-// UnblockPickup, GoToRedBlueBall), so they are return values, not exceptions; the rare
-// RecursionError stays one. Then the mission's words (surface) and, in reset, the verifier
-// and the episode's time limit.
+// generator stands, as minigrid's loop does. Rejections are frequent in some levels
+// (GoToObjDoor rejects 3.3 attempts a reset on average, Unlock 2.6, GoToRedBlueBall 1.6), so they
+// are return values, not exceptions; the rare RecursionError (at most 0.26 a reset, SynthS5R2's)
+// stays one. Then the mission's words (surface) and, in reset, the verifier and the episode's time
+// limit.
 //
 // Time limit: with max_steps None (the option's -1) and no default of the level's own, each
 // episode's max_steps is num_navs_needed(instrs) * room_size**2 * num_rows * num_cols; levels
@@ -174,7 +175,7 @@ class RoomGridLevel : public RoomGridEnv {
  public:
   // Generation attempts before giving up: minigrid tries forever, which options no level
   // registers with can make endless (objects that barely fit). Registered levels need a few
-  // (GoToObjDoor rejects most often: 3.3 attempts on average, at most 25 in 300 seeds), so
+  // (GoToObjDoor rejects most often: 3.3 attempts a reset on average, at most 25 in 300 seeds), so
   // 10000 is never reached by them and bounds the time a hopeless level takes.
   static constexpr int64_t kMaxAttempts = 10000;
 
