@@ -293,6 +293,7 @@ _ABSURD = [
     ("CartpoleSwingup-v1", ""),
     ("LunarLander-v3", ""),
     ("MiniGrid-DoorKey-5x5-v0", ""),
+    ("BabyAI-BossLevel-v0", ""),
 ]
 
 
@@ -388,8 +389,9 @@ def test_memory_available_is_what_the_machine_reports():
         ("MiniGrid-Empty-5x5-v0", "max_steps", [0, -2, 2**31, -(2**63)]),
         ("MiniGrid-Empty-5x5-v0", "agent_start_dir", [-1, 4, 2**31]),
         ("MiniGrid-DoorKey-5x5-v0", "size", [4, 1025]),
-        ("MiniGrid-Fetch-5x5-N2-v0", "numObjs", [-2, 9, 2**31]),
-        ("MiniGrid-Fetch-5x5-N2-v0", "num_objs", [-2, 9, 2**31]),
+        ("MiniGrid-Fetch-5x5-N2-v0", "numObjs", [-2, 0, 9, 2**31]),
+        ("MiniGrid-Fetch-5x5-N2-v0", "num_objs", [-2, 0, 9, 2**31]),
+        ("MiniGrid-GoToObject-6x6-N2-v0", "numObjs", [0, 2**31]),
         ("MiniGrid-PutNear-6x6-N2-v0", "numObjs", [0, 1, 4, 2**31]),
         ("MiniGrid-MultiRoom-N2-S4-v0", "maxRoomSize", [3, -2, 2**31]),
         ("MiniGrid-MultiRoom-N2-S4-v0", "maxNumRooms", [1, 1001, 2**31]),
@@ -401,6 +403,17 @@ def test_memory_available_is_what_the_machine_reports():
         ("MiniGrid-DistShift1-v0", "strip2_row", [-1, 7, 2**31]),
         ("MiniGrid-WFC-MazeSimple-v0", "size", [0, 2, -1, 1025, 2**31, 2**63 - 1]),
         ("MiniGrid-WFC-MazeSimple-v0", "max_steps", [0, -2, 2**31, -(2**63)]),
+        ("BabyAI-BossLevel-v0", "room_size", [0, 2, 1025, 2**31]),
+        ("BabyAI-BossLevel-v0", "num_rows", [0, 65, 2**31]),
+        ("BabyAI-BossLevel-v0", "num_dists", [-1, 9 * 36, 2**31]),
+        ("BabyAI-GoToLocal-v0", "num_dists", [0, 32, 2**31]),
+        ("BabyAI-GoToLocal-v0", "mission_bytes", [0, -1, 2**31]),
+        ("BabyAI-GoToLocal-v0", "max_steps", [0, -2, 2**31]),
+        ("BabyAI-PutNextS5N2-v0", "objs_per_room", [0, 5, 10, 2**31]),
+        ("BabyAI-PutNextS5N2-v0", "room_size", [3, 1025, 2**31]),
+        ("BabyAI-PutNextLocal-v0", "num_objs", [1, 19, 2**31]),
+        ("BabyAI-OpenDoorsOrderN2-v0", "num_doors", [1, 5, 2**31]),
+        ("BabyAI-MoveTwoAcrossS5N2-v0", "objs_per_room", [1, 10, 2**31]),
     ],
 )
 def test_size_options_out_of_range_raise(task_id, option, values):

@@ -5,8 +5,7 @@ of the same task behave as the id they name.
 EnvPool's registry says which package each id imports (``registry.specs[id][0]``): that package
 is the family. An id that EnvPool adds, or that envfleet drops, fails
 ``test_every_envpool_id_of_the_family_is_ours``. Deliberate exceptions would go in
-``LEFT_OUT`` with the reason (and in docs/families/<f>.md): for now the BabyAI ids of EnvPool's
-MiniGrid package, which come later.
+``LEFT_OUT`` with the reason (and in docs/families/<f>.md); there are none.
 
 Aliases (``envfleet.registry.register_alias``) are checked against the id they name: the same
 spec, and the same trajectories for the same seed and actions. Their names are EnvPool's, so
@@ -40,14 +39,6 @@ FAMILIES = {
 
 # family -> {EnvPool id: why envfleet leaves it out}. Empty: envfleet has every one.
 LEFT_OUT: dict[str, dict[str, str]] = {family: {} for family in FAMILIES}
-# EnvPool's package holds MiniGrid's, BabyAI's and the WFC mazes' ids: the BabyAI levels come
-# in a later part of issue #32, on the MiniGrid core (docs/families/minigrid.md); the
-# MiniGrid-WFC-* ids are there.
-LEFT_OUT["minigrid"] = {
-    tid: "BabyAI is a later part of issue #32"
-    for tid in envpool.list_all_envs()
-    if envpool_registry.specs[tid][0] == "envpool.minigrid" and tid.startswith("BabyAI-")
-}
 
 
 def envpool_ids(package: str) -> set[str]:

@@ -182,6 +182,22 @@ FAMILIES: dict[str, list[Task]] = {
             own_limit=288,
         ),
         Task("MiniGrid-MultiRoom-N2-S4-v0", own_limit=40),
+        # BabyAI: a level's own limit comes from its instructions, per episode (GoToLocal's is
+        # always 64, PutNext's fixed, BossLevel's varies: the fuzz gives it max_steps).
+        Task(
+            "BabyAI-GoToLocal-v0",
+            {
+                "max_steps": st.sampled_from([-1, 3, 7]),
+                "obs_wrapper": st.sampled_from(["", "FullyObsWrapper"]),
+            },
+            own_limit=64,
+        ),
+        Task("BabyAI-BossLevel-v0", {"max_steps": st.sampled_from([3, 7, 20])}),
+        Task(
+            "BabyAI-PutNextS5N2Carrying-v0",
+            {"max_steps": st.sampled_from([-1, 4])},
+            own_limit=8 * 5**2,
+        ),
     ],
     # MiniGrid's WFC mazes (a solver runs at every reset): a machine of their own, so that
     # `-k WFC` selects it. size stays 25, for the own limit of 500 (size * 20).
@@ -1003,6 +1019,10 @@ _MAKE_TASKS = [
     "MiniGrid-DoorKey-5x5-v0",
     "MiniGrid-MultiRoom-N2-S4-v0",
     "MiniGrid-Fetch-5x5-N2-v0",
+    # (BabyAI's LevelGen, BossLevel's class, takes options that make levels minigrid would
+    # generate forever, which envfleet gives up on with an EnvError: fuzzed with its own.)
+    "BabyAI-OpenDoorsOrderN2-v0",
+    "BabyAI-PutNextS5N2Carrying-v0",
 ]
 
 

@@ -80,7 +80,8 @@ class FetchEnv final : public MiniGridEnv {
 
  private:
   static size_t NumObjs(const Config& config, const Layout& layout) {
-    const auto [n, name] = AliasedIntOption(config, "numObjs", "num_objs", 0);
+    // At least one: the target is drawn from them (_rand_elem of an empty list raises).
+    const auto [n, name] = AliasedIntOption(config, "numObjs", "num_objs", 1);
     // Objects go on empty cells, one each, with one cell left for the agent (minigrid would
     // draw forever).
     if (n > int64_t{layout.width - 2} * (layout.height - 2) - 1) {

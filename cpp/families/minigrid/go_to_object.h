@@ -30,9 +30,10 @@ struct KindAndColor {
 };
 
 // numObjs / num_objs (GoToObject, PutNear): at most the 18 distinct (kind, colour) pairs the
-// envs draw until they have as many, else they would draw forever.
+// envs draw until they have as many, else they would draw forever; at least one, the target
+// being drawn from them (minigrid's _rand_elem of an empty list raises).
 inline size_t DistinctObjectsOption(const Config& config, int64_t max) {
-  const auto [n, name] = AliasedIntOption(config, "numObjs", "num_objs", 0);
+  const auto [n, name] = AliasedIntOption(config, "numObjs", "num_objs", 1);
   if (n > max) {
     throw std::invalid_argument(name + " must be at most " + std::to_string(max) +
                                 " here (distinct objects, each on its own cell), got " +

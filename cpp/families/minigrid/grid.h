@@ -44,6 +44,9 @@ class Grid {
   }
   void Set(Pos pos, ObjectId id) { Set(pos.x, pos.y, id); }
 
+  // The cells, row-major (cell (x, y) at y * width + x), for scans of the whole grid.
+  const ObjectId* cells() const { return cells_.data(); }
+
   // horz_wall / vert_wall / wall_rect with obj_type one stateless kind (Wall, Lava): every
   // cell gets that kind's one object (ObjectTable::Static). length < 0 is minigrid's None:
   // up to the grid's edge.

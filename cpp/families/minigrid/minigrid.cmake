@@ -15,6 +15,7 @@ if(NOT ENVFLEET_MINIGRID)
   return()
 endif()
 
-envfleet_add_module(_minigrid cpp/families/minigrid/module.cc)
+envfleet_add_module(_minigrid cpp/families/minigrid/module.cc
+  cpp/families/minigrid/babyai/level_types.cc)
 install(TARGETS _minigrid LIBRARY DESTINATION envfleet)
 message(STATUS "envfleet: MiniGrid family enabled")

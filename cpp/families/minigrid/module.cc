@@ -28,6 +28,8 @@
 #include "families/minigrid/unlock.h"
 // WFC (issue #32):
 #include "families/minigrid/wfc.h"
+// BabyAI's levels (their types are compiled in babyai/level_types.cc):
+#include "families/minigrid/babyai/level_types.h"
 
 namespace envfleet {
 namespace {
@@ -62,6 +64,8 @@ EnvTypeMap MiniGridTypes() {
   types["MiniGridBlockedUnlockPickup"] = MakeEnvType<BlockedUnlockPickupEnv>();
   // WFC (issue #32):
   types["MiniGridWFC"] = MakeEnvType<WfcEnv>();
+  // BabyAI's levels:
+  babyai::AddLevelTypes(types);
   return types;
 }
 

@@ -234,13 +234,15 @@ class RoomGridEnv : public MiniGridEnv {
 
   // RoomGrid.place_agent(i=None, j=None, rand_dir=True): a random room for what is not given
   // (column, then row), then MiniGridEnv.place_agent in it (1000 tries) until the cell in
-  // front is empty or a wall.
+  // front is empty or a wall. minigrid tries forever where no free cell of the room has such a
+  // front (a room crowded by a level's options); PlacementError after 100000 placements.
   Pos PlaceAgentInRoom(std::optional<int> i = std::nullopt, std::optional<int> j = std::nullopt,
                        bool rand_dir = true) {
     if (!i) i = RandInt(0, num_cols_);
     if (!j) j = RandInt(0, num_rows_);
     const Room& room = RoomAt(*i, *j);
-    while (true) {
+    for (int placements = 0;; ++placements) {
+      if (placements == 100000) throw PlacementError("place_agent: no free cell with a free front");
       PlaceAgent(room.top, room.size, rand_dir, 1000);
       const ObjectId front = grid_.Get(FrontPos());
       if (front == kNoObject || objects_[front].type == Type::kWall) break;

@@ -169,3 +169,173 @@ TASKS.update(
 
 for _task_id, (_type, _options) in TASKS.items():
     register(_task_id, _type, family=MINIGRID, **_options)
+
+# ---- BabyAI ----------------------------------------------------------------------------------
+# minigrid 3.2.0's BabyAI levels (minigrid/envs/babyai/), EnvPool 1.2.5's BabyAI-* ids, ported in
+# cpp/families/minigrid/babyai/ (one env type per level class, LevelGen for the levels that are
+# its arguments). Registered with minigrid's arguments, as minigrid/__init__.py registers them;
+# no max_episode_steps (EnvPool's 0): each episode's own max_steps ends it (the levels without
+# a fixed limit draw it from their instructions).
+
+
+def _levelgen(**options) -> tuple[str, dict]:
+    """A LevelGen level: LevelGen's arguments as the level's class passes them."""
+    return ("BabyAILevelGen", options)
+
+
+BABYAI_TASKS: dict[str, tuple[str, dict]] = {
+    # goto.py
+    "BabyAI-GoToRedBallGrey-v0": ("BabyAIGoToRedBallGrey", {}),
+    "BabyAI-GoToRedBall-v0": ("BabyAIGoToRedBall", {}),
+    "BabyAI-GoToRedBallNoDists-v0": ("BabyAIGoToRedBall", {"room_size": 8, "num_dists": 0}),
+    "BabyAI-GoToObj-v0": ("BabyAIGoToObj", {}),
+    "BabyAI-GoToObjS4-v0": ("BabyAIGoToObj", {"room_size": 4}),
+    "BabyAI-GoToObjS6-v1": ("BabyAIGoToObj", {"room_size": 6}),
+    "BabyAI-GoToLocal-v0": ("BabyAIGoToLocal", {}),
+    **{
+        f"BabyAI-GoToLocalS{size}N{n}-v0": ("BabyAIGoToLocal", {"room_size": size, "num_dists": n})
+        for size, n in ((5, 2), (6, 2), (6, 3), (6, 4), (7, 4), (7, 5))
+        + tuple((8, n) for n in range(2, 8))
+    },
+    "BabyAI-GoTo-v0": ("BabyAIGoTo", {}),
+    "BabyAI-GoToOpen-v0": ("BabyAIGoTo", {"doors_open": True}),
+    "BabyAI-GoToObjMaze-v0": ("BabyAIGoTo", {"num_dists": 1, "doors_open": False}),
+    "BabyAI-GoToObjMazeOpen-v0": ("BabyAIGoTo", {"num_dists": 1, "doors_open": True}),
+    "BabyAI-GoToObjMazeS4R2-v0": (
+        "BabyAIGoTo",
+        {"num_dists": 1, "room_size": 4, "num_rows": 2, "num_cols": 2},
+    ),
+    **{
+        f"BabyAI-GoToObjMazeS{size}-v0": ("BabyAIGoTo", {"num_dists": 1, "room_size": size})
+        for size in (4, 5, 6, 7)
+    },
+    "BabyAI-GoToImpUnlock-v0": ("BabyAIGoToImpUnlock", {}),
+    "BabyAI-GoToSeq-v0": _levelgen(
+        action_kinds=["goto"], locked_room_prob=0.0, locations=False, unblocking=False
+    ),
+    "BabyAI-GoToSeqS5R2-v0": _levelgen(
+        room_size=5,
+        num_rows=2,
+        num_cols=2,
+        num_dists=4,
+        action_kinds=["goto"],
+        locked_room_prob=0.0,
+        locations=False,
+        unblocking=False,
+    ),
+    "BabyAI-GoToRedBlueBall-v0": ("BabyAIGoToRedBlueBall", {}),
+    "BabyAI-GoToDoor-v0": ("BabyAIGoToDoor", {}),
+    "BabyAI-GoToObjDoor-v0": ("BabyAIGoToObjDoor", {}),
+    # open.py
+    "BabyAI-Open-v0": ("BabyAIOpen", {}),
+    "BabyAI-OpenRedDoor-v0": ("BabyAIOpenRedDoor", {}),
+    "BabyAI-OpenDoor-v0": ("BabyAIOpenDoor", {}),
+    "BabyAI-OpenDoorDebug-v0": ("BabyAIOpenDoor", {"debug": True, "select_by": None}),
+    "BabyAI-OpenDoorColor-v0": ("BabyAIOpenDoor", {"select_by": "color"}),
+    "BabyAI-OpenDoorLoc-v0": ("BabyAIOpenDoor", {"select_by": "loc"}),
+    "BabyAI-OpenTwoDoors-v0": ("BabyAIOpenTwoDoors", {}),
+    "BabyAI-OpenRedBlueDoors-v0": (
+        "BabyAIOpenTwoDoors",
+        {"first_color": "red", "second_color": "blue"},
+    ),
+    "BabyAI-OpenRedBlueDoorsDebug-v0": (
+        "BabyAIOpenTwoDoors",
+        {"first_color": "red", "second_color": "blue", "strict": True},
+    ),
+    "BabyAI-OpenDoorsOrderN2-v0": ("BabyAIOpenDoorsOrder", {"num_doors": 2}),
+    "BabyAI-OpenDoorsOrderN4-v0": ("BabyAIOpenDoorsOrder", {"num_doors": 4}),
+    "BabyAI-OpenDoorsOrderN2Debug-v0": ("BabyAIOpenDoorsOrder", {"debug": True, "num_doors": 2}),
+    "BabyAI-OpenDoorsOrderN4Debug-v0": ("BabyAIOpenDoorsOrder", {"debug": True, "num_doors": 4}),
+    # pickup.py
+    "BabyAI-Pickup-v0": ("BabyAIPickup", {}),
+    "BabyAI-UnblockPickup-v0": ("BabyAIUnblockPickup", {}),
+    "BabyAI-PickupLoc-v0": _levelgen(
+        action_kinds=["pickup"],
+        instr_kinds=["action"],
+        num_rows=1,
+        num_cols=1,
+        num_dists=8,
+        locked_room_prob=0.0,
+        locations=True,
+        unblocking=False,
+    ),
+    "BabyAI-PickupDist-v0": ("BabyAIPickupDist", {}),
+    "BabyAI-PickupDistDebug-v0": ("BabyAIPickupDist", {"debug": True}),
+    "BabyAI-PickupAbove-v0": ("BabyAIPickupAbove", {}),
+    # putnext.py
+    "BabyAI-PutNextLocal-v0": ("BabyAIPutNextLocal", {}),
+    "BabyAI-PutNextLocalS5N3-v0": ("BabyAIPutNextLocal", {"room_size": 5, "num_objs": 3}),
+    "BabyAI-PutNextLocalS6N4-v0": ("BabyAIPutNextLocal", {"room_size": 6, "num_objs": 4}),
+    **{
+        f"BabyAI-PutNextS{size}N{n}{'Carrying' if carrying else ''}-v0": (
+            "BabyAIPutNext",
+            {
+                "room_size": size,
+                "objs_per_room": n,
+                **({"start_carrying": True} if carrying else {}),
+            },
+        )
+        for size, n, carrying in (
+            (4, 1, False),
+            (5, 2, False),
+            (5, 1, False),
+            (6, 3, False),
+            (7, 4, False),
+            (5, 2, True),
+            (6, 3, True),
+            (7, 4, True),
+        )
+    },
+    # unlock.py
+    "BabyAI-Unlock-v0": ("BabyAIUnlock", {}),
+    "BabyAI-UnlockLocal-v0": ("BabyAIUnlockLocal", {}),
+    "BabyAI-UnlockLocalDist-v0": ("BabyAIUnlockLocal", {"distractors": True}),
+    "BabyAI-KeyInBox-v0": ("BabyAIKeyInBox", {}),
+    "BabyAI-UnlockPickup-v0": ("BabyAIUnlockPickup", {}),
+    "BabyAI-UnlockPickupDist-v0": ("BabyAIUnlockPickup", {"distractors": True}),
+    "BabyAI-BlockedUnlockPickup-v0": ("BabyAIBlockedUnlockPickup", {}),
+    "BabyAI-UnlockToUnlock-v0": ("BabyAIUnlockToUnlock", {}),
+    # other.py
+    "BabyAI-ActionObjDoor-v0": ("BabyAIActionObjDoor", {}),
+    "BabyAI-FindObjS5-v0": ("BabyAIFindObj", {}),
+    "BabyAI-FindObjS6-v0": ("BabyAIFindObj", {"room_size": 6}),
+    "BabyAI-FindObjS7-v0": ("BabyAIFindObj", {"room_size": 7}),
+    "BabyAI-KeyCorridor-v0": ("BabyAIKeyCorridor", {}),
+    **{
+        f"BabyAI-KeyCorridorS{size}R{rows}-v0": (
+            "BabyAIKeyCorridor",
+            {"room_size": size, "num_rows": rows},
+        )
+        for size, rows in ((3, 1), (3, 2), (3, 3), (4, 3), (5, 3), (6, 3))
+    },
+    **{
+        f"BabyAI-OneRoomS{size}-v0": ("BabyAIOneRoom", {"room_size": size})
+        for size in (8, 12, 16, 20)
+    },
+    "BabyAI-MoveTwoAcrossS5N2-v0": ("BabyAIMoveTwoAcross", {"room_size": 5, "objs_per_room": 2}),
+    "BabyAI-MoveTwoAcrossS8N9-v0": ("BabyAIMoveTwoAcross", {"room_size": 8, "objs_per_room": 9}),
+    # synth.py
+    "BabyAI-Synth-v0": _levelgen(
+        instr_kinds=["action"], locations=False, unblocking=True, implicit_unlock=False
+    ),
+    "BabyAI-SynthS5R2-v0": _levelgen(
+        room_size=5,
+        num_rows=2,
+        instr_kinds=["action"],
+        locations=False,
+        unblocking=True,
+        implicit_unlock=False,
+    ),
+    "BabyAI-SynthLoc-v0": _levelgen(
+        instr_kinds=["action"], locations=True, unblocking=True, implicit_unlock=False
+    ),
+    "BabyAI-SynthSeq-v0": _levelgen(locations=True, unblocking=True, implicit_unlock=False),
+    "BabyAI-MiniBossLevel-v0": _levelgen(
+        num_cols=2, num_rows=2, room_size=5, num_dists=7, locked_room_prob=0.25
+    ),
+    "BabyAI-BossLevel-v0": _levelgen(),
+    "BabyAI-BossLevelNoUnlock-v0": _levelgen(locked_room_prob=0.0, implicit_unlock=False),
+}
+
+for _task_id, (_type, _options) in BABYAI_TASKS.items():
+    register(_task_id, _type, family=MINIGRID, **_options)
