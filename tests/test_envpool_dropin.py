@@ -189,6 +189,8 @@ ENVPOOL_IMPORTS = """
     from envpool.registration import (
         list_all_envs, make, make_dm, make_gym, make_gymnasium, make_spec, register, registry,
     )
+    from envpool.minigrid import decode_mission
+    import numpy as np
     import envfleet
     pool = envpool.make("CartPole-v1", env_type="gym", num_envs=2)
     assert isinstance(pool, envpool.python.envpool.EnvPoolMixin)  # TorchRL's check
@@ -196,6 +198,7 @@ ENVPOOL_IMPORTS = """
     assert EnvPool is envfleet.EnvPool and registry.make is envfleet.make
     assert isinstance(make_spec("CartPole-v1"), EnvSpec)
     pool.close()
+    assert decode_mission(np.frombuffer(b"go\\0\\0", np.uint8)) == "go"
     print(envpool.__name__)
 """
 
@@ -279,3 +282,27 @@ def test_importing_envfleet_makes_envpools_attribute_chains_resolve():
         """
     )
     assert out.split() == ["PoolBase", "<class", "'envfleet.registration.EnvRegistry'>"]
+
+
+@pytest.mark.parametrize("task_id", ["MiniGrid-GoToDoor-8x8-v0", "BabyAI-GoToLocal-v0"])
+def test_decode_mission_reads_missions_as_envpools_does(task_id):
+    """``envpool.minigrid.decode_mission`` (envfleet: ``envfleet.families.minigrid``): a row
+    gives its text, a batch an object array of texts; EnvPool's function reads envfleet's
+    observations the same way."""
+    import envpool.minigrid
+
+    from envfleet.families.minigrid import decode_mission
+
+    env = envfleet.make(task_id, num_envs=3, seed=5)
+    try:
+        obs, _ = env.reset()
+        texts = decode_mission(obs["mission"])
+        assert texts.dtype == object and texts.shape == (3,)
+        assert all(isinstance(text, str) and text.startswith("go to ") for text in texts)
+        theirs = envpool.minigrid.decode_mission(obs["mission"])
+        assert texts.tolist() == theirs.tolist()
+        assert decode_mission(obs["mission"][1]) == texts[1]
+        assert decode_mission(obs["mission"][None]).shape == (1, 3)
+        assert envfleet.minigrid.decode_mission is decode_mission
+    finally:
+        env.close()

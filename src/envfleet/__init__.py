@@ -23,10 +23,11 @@ from envfleet.spec import AutoresetMode, Conventions, EnvSpec
 DMEnvPool = DmEnvPool
 EnvPool = PoolBase
 
-# EnvPool's module paths (envpool.python.protocol, envpool.registration, ...), loaded with the
+# EnvPool's module paths (envpool.python.protocol, envpool.registration, envpool.minigrid's
+# decode_mission, ...), loaded with the
 # package so that attribute chains such as envpool.python.envpool.EnvPoolMixin resolve, as
 # they do after EnvPool's own import. They only name objects defined above.
-from envfleet import python, registration  # noqa: E402, F401
+from envfleet import minigrid, python, registration  # noqa: E402, F401
 
 __version__ = "0.1.0"
 

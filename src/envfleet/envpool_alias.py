@@ -24,6 +24,7 @@ ENVPOOL_PATHS = {
     "envpool.python.dm_envpool": "envfleet.python.dm_envpool",
     "envpool.python.gymnasium_envpool": "envfleet.python.gymnasium_envpool",
     "envpool.python.lax": "envfleet.python.lax",
+    "envpool.minigrid": "envfleet.minigrid",
 }
 
 

@@ -15,6 +15,8 @@ it ("legacy ID"; EnvPool the same).
 
 from __future__ import annotations
 
+import numpy as np
+
 from envfleet.registry import Family, register
 
 # The envs are compiled into the module: nothing to install beyond envfleet itself.
@@ -339,3 +341,23 @@ BABYAI_TASKS: dict[str, tuple[str, dict]] = {
 
 for _task_id, (_type, _options) in BABYAI_TASKS.items():
     register(_task_id, _type, family=MINIGRID, **_options)
+
+
+def decode_mission(mission: np.ndarray) -> str | np.ndarray:
+    """The mission text of ``mission`` observations (uint8 bytes, zero-padded to
+    ``mission_bytes``): one row gives a ``str``, a batch an object array of ``str`` of its
+    leading shape. EnvPool's ``envpool.minigrid.decode_mission``, with the same results."""
+    rows = np.asarray(mission, dtype=np.uint8)
+    if rows.ndim == 0:
+        raise ValueError("mission must be an array of bytes, one row per env, got a scalar")
+    if rows.ndim == 1:
+        return _decode_row(rows)
+    texts = [_decode_row(row) for row in rows.reshape(-1, rows.shape[-1])]
+    out = np.empty(len(texts), dtype=object)
+    out[:] = texts
+    return out.reshape(rows.shape[:-1])
+
+
+def _decode_row(row: np.ndarray) -> str:
+    ends = np.flatnonzero(row == 0)
+    return row[: ends[0] if ends.size else row.size].tobytes().decode("utf-8")

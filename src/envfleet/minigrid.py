@@ -1,0 +1,7 @@
+"""``envpool.minigrid``: EnvPool's MiniGrid helper, ``decode_mission`` (the mission text of the
+``mission`` observations), for code written for EnvPool; envfleet's own name for it is
+``envfleet.families.minigrid.decode_mission``."""
+
+from envfleet.families.minigrid import decode_mission
+
+__all__ = ["decode_mission"]
