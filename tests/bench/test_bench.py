@@ -277,6 +277,36 @@ def test_atari_executors_do_envfleets_work(name):
         executor.close()
 
 
+@pytest.mark.parametrize(
+    "name", ["gymnasium-sync", "gymnasium-async", "envpool-sync", "envfleet-async"]
+)
+def test_minigrid_executors_do_envfleets_work(name):
+    """minigrid 3.2.0 (installed alone on first use) stands for a MiniGrid/BabyAI id under
+    Gymnasium, whose AsyncVectorEnv cannot share the mission string's memory; minigrid's
+    ``max_steps`` is EnvPool's ``max_episode_steps``."""
+    from envfleet.bench.tasks import envpool_options, gymnasium_async_kwargs, gymnasium_maker
+
+    task = "BabyAI-GoToLocal-v0"
+    assert envpool_options(task, {"max_steps": 10}) == {"max_episode_steps": 10}
+    assert envpool_options("CartPole-v1", {"max_steps": 10}) == {"max_steps": 10}
+    assert gymnasium_async_kwargs(task) == {"shared_memory": False}
+    assert gymnasium_async_kwargs("CartPole-v1") == {}
+    env = gymnasium_maker(task, {"max_steps": 10})()
+    try:
+        assert env.unwrapped.max_steps == 10
+        assert env.action_space == envfleet.make_spec(task).action_space
+    finally:
+        env.close()
+    batch = 2
+    num_envs = 2 * batch if EXECUTORS[name].mode == "async" else batch
+    actions = make_actions(task, batch, 4, seed=0)
+    executor = build(name, task, num_envs, batch, 1, 0, actions, {"max_steps": 10})
+    try:
+        assert executor.run(30) == 30 * batch  # crosses the 10-step episodes' resets
+    finally:
+        executor.close()
+
+
 def test_plain_cartpole_loop_follows_cartpole_and_counts_its_steps():
     """The independent limit takes whole rounds of every env and really steps them: random
     actions end episodes, and every episode's observations stay inside CartPole's bounds

@@ -409,7 +409,9 @@ def envpool_make(task: str, options: dict[str, Any], **pool: Any):
             _ENVPOOL_GL_CONTEXT.make_current()
     import envpool
 
-    return envpool.make_gymnasium(task, **pool, **options)
+    from envfleet.bench.tasks import envpool_options
+
+    return envpool.make_gymnasium(task, **pool, **envpool_options(task, options))
 
 
 _ENVPOOL_GL_CONTEXT = None  # kept for the life of the process: EnvPool renders through it
@@ -510,12 +512,12 @@ def _gymnasium_vector(mode: str) -> Callable[..., Executor]:
     def make(task, num_envs, batch_size, num_threads, seed, actions, options) -> Executor:
         import gymnasium
 
-        from envfleet.bench.tasks import gymnasium_maker
+        from envfleet.bench.tasks import gymnasium_async_kwargs, gymnasium_maker
 
         # The same as gymnasium.make_vec(task, num_envs, mode) for a registered id, and it
         # also takes the wrapped envs that stand for Atari tasks.
         vectors = {"sync": gymnasium.vector.SyncVectorEnv, "async": gymnasium.vector.AsyncVectorEnv}
-        kwargs = {}
+        kwargs = gymnasium_async_kwargs(task) if mode == "async" else {}
         if mode == "async" and options.get("from_pixels"):
             # AsyncVectorEnv makes one env in this process before forking its workers; a
             # forked copy of an initialised EGL/llvmpipe hangs, a spawned worker starts clean.

@@ -15,6 +15,13 @@ runs its own CartPole-v1. Two cases need a translation:
   the other libraries run instead, e.g. ``CartPole-v1`` for a Python-written CartPole;
 - DeepMind Control Suite ids (``CheetahRun-v1``): EnvPool has the same ids; Gymnasium has
   none, and dm_control's own Python loop (``suite.load(domain, task)``) is the reference run.
+- MiniGrid and BabyAI ids: EnvPool has the same ids; Gymnasium runs minigrid 3.2.0's envs
+  (registered under the same ids when minigrid is imported), installed on first use alone
+  (:mod:`envfleet.bench.references`: it requires pygame-ce, which clashes with pygame).
+  minigrid's ``max_steps`` option (the env's own time limit, which also sets its reward) is
+  EnvPool's ``max_episode_steps`` (EnvPool makes that its envs' ``max_steps``): the bench
+  passes it under that name to EnvPool. Its WFC ids cannot run under Gymnasium (minigrid's
+  packages lack their pattern images).
   dm_control 1.0.50 needs one patch to run on MuJoCo 4.0.0, applied to the bench's process
   only (:func:`patch_dm_control_for_mujoco_4`).
 
@@ -73,6 +80,10 @@ def gymnasium_maker(task: str, options: dict[str, Any] | None = None) -> Callabl
             return None
         gymnasium.register_envs(ale_py)
         return lambda: _gymnasium_atari(options)
+    if minigrid_task(task):
+        from envfleet.bench.references import import_minigrid
+
+        import_minigrid()  # registers minigrid's ids with Gymnasium
     if task not in gymnasium.registry:
         return None
     if extra.pop("from_pixels", False):
@@ -97,6 +108,28 @@ def _gymnasium_pixels(task: str, options: dict[str, Any]):
         task, render_mode="rgb_array", width=width, height=height, camera_id=camera, **options
     )
     return AddRenderObservation(env, render_only=True)
+
+
+def minigrid_task(task: str) -> bool:
+    """Whether ``task`` is one of envfleet's MiniGrid family (MiniGrid, BabyAI) ids."""
+    from envfleet import registry
+
+    return _is_envfleet_task(task) and registry.registration(task).family.name == "minigrid"
+
+
+def envpool_options(task: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` under EnvPool's names, where they differ: a MiniGrid task's ``max_steps``
+    is EnvPool's ``max_episode_steps``."""
+    options = dict(options)
+    if minigrid_task(task) and "max_steps" in options:
+        options["max_episode_steps"] = options.pop("max_steps")
+    return options
+
+
+def gymnasium_async_kwargs(task: str) -> dict[str, Any]:
+    """Arguments AsyncVectorEnv needs for ``task``'s envs: minigrid's observations hold a
+    mission string, which shared memory cannot hold."""
+    return {"shared_memory": False} if minigrid_task(task) else {}
 
 
 def dm_control_task(task: str) -> tuple[str, str] | None:

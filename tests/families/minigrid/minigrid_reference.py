@@ -5,7 +5,7 @@ minigrid 3.2.0 requires ``pygame-ce``, which cannot be installed beside the ``py
 test extra needs (classic control's frames are pygame's arithmetic). So the test extra does not
 list it: ``import_minigrid()`` imports an installed minigrid, or installs minigrid 3.2.0 alone
 (``pip install --no-deps --target build/reference-minigrid``, once per checkout, under a file
-lock) and imports that. minigrid needs only gymnasium, numpy and, at import, pygame, which
+lock: ``envfleet.bench.references``, which the bench shares) and imports that. minigrid needs only gymnasium, numpy and, at import, pygame, which
 pygame 2.6.1 satisfies for what the tests use (no window); its WFC envs also need networkx and
 imageio (both in the test extra) and pattern images its packages lack (see "WFC's pattern
 images" below). A failed install fails the tests that need the reference; it never skips them.
@@ -20,14 +20,10 @@ truncated, the agent's position, and the whole grid (a second pool with
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import fcntl
 import hashlib
 import importlib
 import os
-import subprocess
-import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -43,8 +39,9 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 import envfleet  # noqa: E402
+from envfleet.bench import references  # noqa: E402
 
-VERSION = "3.2.0"
+VERSION = references.MINIGRID[1]
 REPO = Path(__file__).resolve().parents[3]
 # build/reference-minigrid in the checkout, or (a read-only checkout) in the temp directory.
 TARGET = (
@@ -54,63 +51,20 @@ TARGET = (
 )
 
 
-@contextlib.contextmanager
-def _locked(path: Path):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(f"{path}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        yield
-
-
-def _install() -> None:
-    """pip install --no-deps minigrid==VERSION into TARGET (atomically: a half-done install
-    never becomes TARGET)."""
-    with _locked(TARGET):
-        if (TARGET / "minigrid" / "__init__.py").is_file():
-            return
-        partial = TARGET.with_name(TARGET.name + ".partial")
-        subprocess.run(["rm", "-rf", str(partial)], check=True)
-        proc = subprocess.run(
-            [sys.executable, "-m", "pip", "install", "--no-deps", "--no-input",
-             "--target", str(partial), f"minigrid=={VERSION}"],
-            capture_output=True, text=True,
-        )  # fmt: skip
-        if proc.returncode != 0:
-            raise RuntimeError(
-                f"could not install the reference minigrid=={VERSION} into {partial} "
-                f"(pip exit code {proc.returncode}):\n{proc.stdout[-4000:]}{proc.stderr[-4000:]}"
-            )
-        subprocess.run(["rm", "-rf", str(TARGET)], check=True)
-        partial.rename(TARGET)
-
-
 _minigrid = None
 
 
 def import_minigrid():
-    """minigrid VERSION: the installed one, else the one installed for the tests (see the top).
-    Fails the calling test when it cannot be had."""
+    """minigrid VERSION: the installed one, else installed alone into TARGET
+    (envfleet.bench.references, which the bench shares). Fails the calling test when it cannot
+    be had: a missing reference never skips a test."""
     global _minigrid
-    if _minigrid is not None:
-        return _minigrid
-    try:
+    if _minigrid is None:
         try:
-            module = importlib.import_module("minigrid")
-        except ImportError:
-            _install()
-            if str(TARGET) not in sys.path:
-                sys.path.insert(0, str(TARGET))
-            importlib.invalidate_caches()
-            module = importlib.import_module("minigrid")
-        if module.__version__ != VERSION:
-            raise RuntimeError(
-                f"the tests compare with minigrid {VERSION}, but {module.__file__} is "
-                f"{module.__version__}"
-            )
-    except Exception as exc:  # a failure to get the reference fails the test, never skips it
-        pytest.fail(f"the reference minigrid {VERSION} is not available: {exc}", pytrace=False)
-    _minigrid = module
-    return module
+            _minigrid = references.import_minigrid(TARGET)
+        except Exception as exc:
+            pytest.fail(f"the reference minigrid {VERSION} is not available: {exc}", pytrace=False)
+    return _minigrid
 
 
 # ---- WFC's pattern images ----------------------------------------------------------------------
