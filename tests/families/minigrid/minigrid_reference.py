@@ -5,7 +5,8 @@ minigrid 3.2.0 requires ``pygame-ce``, which cannot be installed beside the ``py
 test extra needs (classic control's frames are pygame's arithmetic). So the test extra does not
 list it: ``import_minigrid()`` imports an installed minigrid, or installs minigrid 3.2.0 alone
 (``pip install --no-deps --target build/reference-minigrid``, once per checkout, under a file
-lock: ``envfleet.bench.references``, which the bench shares) and imports that. minigrid needs only gymnasium, numpy and, at import, pygame, which
+lock: ``envfleet.bench.references``, which the bench shares) and imports that. minigrid
+needs only gymnasium, numpy and, at import, pygame, which
 pygame 2.6.1 satisfies for what the tests use (no window); its WFC envs also need networkx and
 imageio (both in the test extra) and pattern images its packages lack (see "WFC's pattern
 images" below). A failed install fails the tests that need the reference; it never skips them.
