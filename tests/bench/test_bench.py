@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from conftest import assert_isolated_ok
 
@@ -275,6 +276,23 @@ def test_atari_executors_do_envfleets_work(name):
         assert executor.run(5) == 5 * batch
     finally:
         executor.close()
+
+
+@pytest.mark.parametrize("start_method", ["fork", "spawn"])
+def test_minigrid_gymnasium_workers_make_minigrid_under_any_start_method(start_method):
+    """A spawned AsyncVectorEnv worker starts without minigrid imported (TorchRL, among
+    others, makes "spawn" the process-wide default): the maker must import it there."""
+    import gymnasium
+
+    from envfleet.bench.tasks import gymnasium_maker
+
+    maker = gymnasium_maker("BabyAI-GoToLocal-v0", {"max_steps": 10})
+    env = gymnasium.vector.AsyncVectorEnv([maker] * 2, shared_memory=False, context=start_method)
+    try:
+        env.reset(seed=0)
+        env.step(np.zeros(2, dtype=np.int64))
+    finally:
+        env.close()
 
 
 @pytest.mark.parametrize(

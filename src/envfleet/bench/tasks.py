@@ -81,14 +81,23 @@ def gymnasium_maker(task: str, options: dict[str, Any] | None = None) -> Callabl
         gymnasium.register_envs(ale_py)
         return lambda: _gymnasium_atari(options)
     if minigrid_task(task):
-        from envfleet.bench.references import import_minigrid
-
-        import_minigrid()  # registers minigrid's ids with Gymnasium
+        _import_minigrid()  # registers minigrid's ids with Gymnasium
+        if task not in gymnasium.registry:
+            return None
+        # A spawned worker (AsyncVectorEnv under the "spawn" start method, which TorchRL and
+        # others set process-wide) starts without minigrid: the maker imports it there too.
+        return lambda: (_import_minigrid(), gymnasium.make(task, **extra))[1]
     if task not in gymnasium.registry:
         return None
     if extra.pop("from_pixels", False):
         return lambda: _gymnasium_pixels(task, extra)
     return lambda: gymnasium.make(task, **extra)
+
+
+def _import_minigrid() -> None:
+    from envfleet.bench.references import import_minigrid
+
+    import_minigrid()
 
 
 def _gymnasium_pixels(task: str, options: dict[str, Any]):
