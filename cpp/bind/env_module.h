@@ -1026,7 +1026,10 @@ inline std::pair<int64_t, double> RawLoop(std::vector<std::unique_ptr<Env>>& env
     int64_t& elapsed = elapsed_of[static_cast<size_t>(i) % num_envs];
     env->Step(actions.data() + (static_cast<size_t>(i) % num_actions) * action_bytes);
     ++elapsed;
-    const bool truncated = max_episode_steps > 0 && elapsed >= max_episode_steps;
+    // The time limit, or the env's own (Env::kTruncates: MiniGrid's per-episode max_steps,
+    // which can be shorter than the pool's limit), as the pool's loops decide.
+    const bool truncated =
+        (max_episode_steps > 0 && elapsed >= max_episode_steps) || env->truncated();
     if (env->terminated() || truncated) {  // the pool's autoreset (cpp/core/pool.h)
       bool continued = false;
       if (truncated) {

@@ -358,3 +358,14 @@ def test_raw_step_rate_round_robin():
     assert episodes > 4  # each env starts one; random actions end CartPole episodes quickly
     with pytest.raises(ValueError, match="num_envs"):
         rate("CartPole", options, 10, limit, 0, 0)
+
+
+def test_raw_step_rate_resets_an_env_that_truncates_itself():
+    """MiniGrid truncates its own episodes (max_steps), as the pool's loops honour: so does the
+    limit's loop, even with no time limit of its own. Random actions on Empty-16x16 never reach
+    the goal in 10 steps (26 forward moves away at least)."""
+    spec = envfleet.make_spec("MiniGrid-Empty-16x16-v0", max_steps=10)
+    rate = spec.module.raw_step_rate
+    steps, _, episodes = rate(spec.env_type, spec.config.env_options, 1000, 0, 0, 1)
+    assert steps == 1000
+    assert episodes == 1 + 1000 // 10
