@@ -38,10 +38,7 @@ class FourRoomsEnv final : public MiniGridEnv {
 
  protected:
   void GenGrid() override {
-    grid_.HorzWall(0, 0, -1, Wall());
-    grid_.HorzWall(0, height_ - 1, -1, Wall());
-    grid_.VertWall(0, 0, -1, Wall());
-    grid_.VertWall(width_ - 1, 0, -1, Wall());
+    grid_.WallRect(0, 0, width_, height_, Wall());  // minigrid's four horz_/vert_wall calls
     const int room_w = width_ / 2, room_h = height_ / 2;
     for (int j = 0; j < 2; ++j) {
       for (int i = 0; i < 2; ++i) {

@@ -54,10 +54,7 @@ class MemoryEnv final : public MiniGridEnv {
 
  protected:
   void GenGrid() override {
-    grid_.HorzWall(0, 0, -1, Wall());
-    grid_.HorzWall(0, height_ - 1, -1, Wall());
-    grid_.VertWall(0, 0, -1, Wall());
-    grid_.VertWall(width_ - 1, 0, -1, Wall());
+    grid_.WallRect(0, 0, width_, height_, Wall());  // minigrid's four horz_/vert_wall calls
     const int mid = height_ / 2;
     const int upper_room_wall = mid - 2, lower_room_wall = mid + 2;
     const int hallway_end = random_length_ ? RandInt(4, width_ - 2) : width_ - 3;

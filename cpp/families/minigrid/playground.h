@@ -25,10 +25,7 @@ class PlaygroundEnv final : public MiniGridEnv {
 
  protected:
   void GenGrid() override {
-    grid_.HorzWall(0, 0, -1, Wall());
-    grid_.HorzWall(0, height_ - 1, -1, Wall());
-    grid_.VertWall(0, 0, -1, Wall());
-    grid_.VertWall(width_ - 1, 0, -1, Wall());
+    grid_.WallRect(0, 0, width_, height_, Wall());  // minigrid's four horz_/vert_wall calls
     const int room_w = width_ / 3, room_h = height_ / 3;
     for (int j = 0; j < 3; ++j) {
       for (int i = 0; i < 3; ++i) {

@@ -74,10 +74,7 @@ class PutNearEnv final : public MiniGridEnv {
 
  protected:
   void GenGrid() override {
-    grid_.HorzWall(0, 0, -1, Wall());
-    grid_.HorzWall(0, height_ - 1, -1, Wall());
-    grid_.VertWall(0, 0, -1, Wall());
-    grid_.VertWall(width_ - 1, 0, -1, Wall());
+    grid_.WallRect(0, 0, width_, height_, Wall());  // minigrid's four horz_/vert_wall calls
     objs_.clear();
     obj_pos_.clear();
     const auto near_obj = [this](Pos p1) {
