@@ -22,7 +22,7 @@ import heapq
 import importlib
 
 import numpy as np
-from minigrid_reference import ReferencePool, forward_biased
+from minigrid_reference import ReferencePool, forward_biased, open_floor
 
 LEFT, RIGHT, FORWARD, PICKUP, DROP, TOGGLE, DONE = range(7)
 _DIRS = [(1, 0), (0, 1), (-1, 0), (0, -1)]
@@ -137,22 +137,11 @@ def navigate(env, targets: set, action: int | None, reach=None) -> int | None:
 
 
 def _open_floor(env, pos) -> bool:
-    """Whether dropping something at `pos` leaves the ways free: an empty cell, the agent not
-    in a doorway, no door next to it."""
+    """Whether dropping something at `pos` leaves the ways free: an empty cell inside the grid
+    (minigrid_reference.open_floor checks the doors)."""
     if not (0 <= pos[0] < env.width and 0 <= pos[1] < env.height):
         return False
-    if env.grid.get(*pos) is not None:
-        return False
-    here = env.grid.get(*(int(v) for v in env.agent_pos))
-    if here is not None and here.type == "door":
-        return False
-    for dx, dy in _DIRS:
-        x, y = pos[0] + dx, pos[1] + dy
-        if 0 <= x < env.width and 0 <= y < env.height:
-            cell = env.grid.get(x, y)
-            if cell is not None and cell.type == "door":
-                return False
-    return True
+    return env.grid.get(*pos) is None and open_floor(env, pos)
 
 
 def drop_somewhere(env, rng) -> int:

@@ -452,7 +452,7 @@ def _plan(env):
     return 1 if goal_dir == (env.agent_dir + 1) % 4 else 0
 
 
-def _open_floor(env, pos) -> bool:
+def open_floor(env, pos) -> bool:
     """Whether an object dropped at `pos` leaves the doors free: the agent not on a door, and
     no door next to `pos`."""
     here = env.grid.get(*(int(v) for v in env.agent_pos))
@@ -475,7 +475,7 @@ def _interaction(env) -> int | None:
     target = getattr(env, "obj", None)
     if carrying is not None and carrying is not target:
         useless = carrying.type != "key" or carrying.color not in _locked_door_colors(env)
-        if cell is None and useless and _open_floor(env, (fx, fy)):
+        if cell is None and useless and open_floor(env, (fx, fy)):
             return 4  # drop it here, out of the way
         if cell is not None and cell.type == "door" and cell.is_locked:
             return 5 if carrying.type == "key" and carrying.color == cell.color else None
@@ -513,8 +513,41 @@ def goal_directed(rng: np.random.Generator, num_actions: int, ref: ReferencePool
             # Nothing reachable to do with what it carries (a key whose door is blocked):
             # put it down, out of the way, and deal with what blocks.
             front = tuple(int(v) for v in env.front_pos)
-            if env.grid.get(*front) is None and _open_floor(env, front):
+            if env.grid.get(*front) is None and open_floor(env, front):
                 action = 4
         if action is not None:
             actions[i] = action
     return actions
+
+
+def check_async_pool(task_id: str, recvs: int, options: dict, n: int = 6, seed: int = 13) -> None:
+    """Async mode (batch_size 2 of ``n`` envs, two threads) against one reference env per env:
+    each env's results are the reference's for its seed and its own actions, whichever batch
+    they come back in. Forward-biased actions; ``options`` go to both."""
+    ours = envfleet.make(task_id, num_envs=n, batch_size=2, num_threads=2, seed=seed, **options)
+    refs = [ReferencePool(task_id, 1, options) for _ in range(n)]
+    try:
+        rng = np.random.default_rng(seed)
+        ours.async_reset()
+        want = {i: refs[i].reset(seed + i)[0] for i in range(n)}
+        for t in range(recvs):
+            obs, reward, terminated, truncated, info = ours.recv()
+            ids = info["env_id"]
+            for r, i in enumerate(ids.tolist()):
+                where = f"{task_id} recv {t}, env {i}"
+                assert mission_text(obs["mission"][r]) == want[i]["mission"], where
+                np.testing.assert_array_equal(obs["image"][r], want[i]["image"], where)
+                assert tuple(info["agent_pos"][r].tolist()) == want[i]["agent_pos"], where
+                if want[i]["reward"] is not None:
+                    assert reward[r] == np.float32(want[i]["reward"]), where
+                    assert terminated[r] == want[i]["terminated"], where
+                    assert truncated[r] == want[i]["truncated"], where
+            num_actions = int(ours.action_space.n)
+            actions = np.array([forward_biased(rng, num_actions, refs[i])[0] for i in ids.tolist()])
+            for i, action in zip(ids.tolist(), actions, strict=True):
+                want[i] = refs[i].step([action])[0]
+            ours.send(actions, ids)
+    finally:
+        ours.close()
+        for ref in refs:
+            ref.close()

@@ -11,10 +11,9 @@ import numpy as np
 import pytest
 from minigrid_reference import (
     ReferencePool,
+    check_async_pool,
     curious,
-    forward_biased,
     import_minigrid,
-    mission_text,
     run_aligned,
 )
 
@@ -193,34 +192,7 @@ def test_mission_id_is_envpools():
 def test_async_pools_match_minigrid_per_env(reference, task_id):
     """Async mode (batch_size < num_envs, two threads): each env's results are the reference's
     for its seed and its own actions, whichever batch they come back in."""
-    n, seed, options = 6, 13, {"max_steps": 15}
-    ours = envfleet.make(task_id, num_envs=n, batch_size=2, num_threads=2, seed=seed, **options)
-    refs = [ReferencePool(task_id, 1, options) for _ in range(n)]
-    try:
-        rng = np.random.default_rng(seed)
-        ours.async_reset()
-        want = {i: refs[i].reset(seed + i)[0] for i in range(n)}
-        for t in range(200):
-            obs, reward, terminated, truncated, info = ours.recv()
-            ids = info["env_id"]
-            for r, i in enumerate(ids.tolist()):
-                where = f"{task_id} recv {t}, env {i}"
-                assert mission_text(obs["mission"][r]) == want[i]["mission"], where
-                np.testing.assert_array_equal(obs["image"][r], want[i]["image"], where)
-                assert tuple(info["agent_pos"][r].tolist()) == want[i]["agent_pos"], where
-                if want[i]["reward"] is not None:
-                    assert reward[r] == np.float32(want[i]["reward"]), where
-                    assert terminated[r] == want[i]["terminated"], where
-                    assert truncated[r] == want[i]["truncated"], where
-            num_actions = int(ours.action_space.n)
-            actions = np.array([forward_biased(rng, num_actions, refs[i])[0] for i in ids.tolist()])
-            for i, action in zip(ids.tolist(), actions, strict=True):
-                want[i] = refs[i].step([action])[0]
-            ours.send(actions, ids)
-    finally:
-        ours.close()
-        for ref in refs:
-            ref.close()
+    check_async_pool(task_id, 200, {"max_steps": 15})
 
 
 def test_levels_minigrid_would_generate_forever_end_in_an_error():
