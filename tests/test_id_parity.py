@@ -35,6 +35,7 @@ FAMILIES = {
     "dm_control": ("envpool.mujoco.dmc", "envfleet._dm_control"),
     "box2d": ("envpool.box2d", "envfleet._box2d"),
     "minigrid": ("envpool.minigrid", "envfleet._minigrid"),
+    "robotics": ("envpool.mujoco.robotics", "envfleet._robotics"),
 }
 
 # family -> {EnvPool id: why envfleet leaves it out}. Empty: envfleet has every one.

@@ -30,7 +30,14 @@ import numpy as np
 
 from envfleet.errors import EngineNotInstalledError
 from envfleet.gymnasium_registration import register_with_gymnasium
-from envfleet.spec import ArrayInfo, AutoresetMode, Conventions, EnvSpec, PoolConfig
+from envfleet.spec import (
+    ArrayInfo,
+    AutoresetMode,
+    Conventions,
+    EnvSpec,
+    GoalEnvSpec,
+    PoolConfig,
+)
 
 POOL_OPTIONS = (
     "num_envs",
@@ -140,6 +147,8 @@ class Registration:
 
 _registry: dict[str, Registration] = {}
 _family_of_type: dict[str, Family] = {}
+# env type -> the factory of its goal functions (register_goal_functions): goal envs only.
+_goal_functions: dict[str, Any] = {}
 
 
 def register(
@@ -183,6 +192,13 @@ def register(
         envpool_options=envpool_options,
     )
     register_with_gymnasium(task_id, max_episode_steps, reward_threshold)
+
+
+def register_goal_functions(env_type: str, factory: Any) -> None:
+    """Declares ``env_type`` a goal env: ``factory(env_options)`` returns an object with
+    batched ``compute_reward``, ``compute_terminated`` and ``compute_truncated`` (see
+    :class:`~envfleet.spec.GoalEnvSpec`), which the specs of its pools then offer."""
+    _goal_functions[env_type] = factory
 
 
 def register_alias(alias: str, task_id: str) -> None:
@@ -265,6 +281,9 @@ def make_spec(task_id: str, per_env_options: Any = None, **kwargs: Any) -> EnvSp
         own_time_limit=spec_dict["time_limit"],
         **pool_kwargs,
     )
+    goal = _goal_functions.get(reg.env_type)
+    if goal is not None:
+        return GoalEnvSpec(config, reg.env_type, spec_dict, module, goal(config.env_options))
     return EnvSpec(config, reg.env_type, spec_dict, module)
 
 

@@ -446,3 +446,28 @@ class EnvSpec:
             f"batch_size={self.config.batch_size}, observation_space={self.observation_space}, "
             f"action_space={self.action_space})"
         )
+
+
+class GoalEnvSpec(EnvSpec):
+    """The spec of a goal-conditioned task (Gymnasium-Robotics' GoalEnv: Fetch, Shadow Hand,
+    PointMaze): an EnvSpec with the task's reward, termination and truncation as functions of
+    goals, for relabelling (HER). Each takes batches: ``achieved_goal`` and ``desired_goal`` of
+    shape (..., goal) and the matching ``info`` (a dict of arrays, or None where the task reads
+    none), and returns one value per goal pair, equal to what the reference's method returns
+    for each pair. They are computed with the pool's common env options (``config``)."""
+
+    def __init__(self, config: PoolConfig, env_type: str, core_spec: dict, module: Any, goal):
+        super().__init__(config, env_type, core_spec, module)
+        self._goal = goal
+
+    def compute_reward(self, achieved_goal, desired_goal, info=None) -> np.ndarray:
+        """GoalEnv.compute_reward over a batch of goal pairs."""
+        return self._goal.compute_reward(achieved_goal, desired_goal, info)
+
+    def compute_terminated(self, achieved_goal, desired_goal, info=None) -> np.ndarray:
+        """GoalEnv.compute_terminated over a batch of goal pairs."""
+        return self._goal.compute_terminated(achieved_goal, desired_goal, info)
+
+    def compute_truncated(self, achieved_goal, desired_goal, info=None) -> np.ndarray:
+        """GoalEnv.compute_truncated over a batch of goal pairs."""
+        return self._goal.compute_truncated(achieved_goal, desired_goal, info)

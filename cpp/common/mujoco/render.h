@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -64,6 +65,10 @@ class ThreadRenderer {
     // Upload every height field of the scene model before drawing: for envs whose terrain
     // differs from the one the context was made with (mjr_uploadHField).
     bool upload_hfields = false;
+    // Called on the scene after mjv_updateScene, before drawing: for envs that show something
+    // the shared model cannot hold per env (Gymnasium-Robotics moves its goal markers by
+    // editing the model before each frame; its envs move the markers' geoms here instead).
+    std::function<void(mjvScene*)> edit_scene;
   };
 
   // Draws `d` of model `m` through `cam` into rgb: height rows of width RGB pixels, top row
@@ -78,6 +83,7 @@ class ThreadRenderer {
     // The scene is shared by the thread's envs, so its flags are set on every frame.
     scene_.flags[mjRND_SHADOW] = options.fast ? 0 : default_shadow_;
     scene_.flags[mjRND_REFLECTION] = options.fast ? 0 : default_reflection_;
+    if (options.edit_scene) options.edit_scene(&scene_);
     if (options.upload_hfields) {
       for (int h = 0; h < m->nhfield; ++h) mjr_uploadHField(m, &context_, h);
     }

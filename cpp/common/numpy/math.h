@@ -16,6 +16,8 @@
 //   NpClip           np.clip on float64 (NaN stays NaN).
 //   NpDotSelf/NpNorm v.dot(v) and np.linalg.norm of a short float64 vector (BLAS ddot, left to
 //                    right, fused on CPUs where OpenBLAS's AVX-512 kernel runs).
+//   NpMatVec         A @ x of a small C-contiguous float64 matrix and vector (e.g. jacp @ qvel):
+//                    OpenBLAS's dgemv_t (ddot for one row) in its summation order.
 // Elsewhere each product and sum is rounded on its own, as in NumPy: envfleet compiles with
 // -ffp-contract=off (CMakeLists.txt), so no multiply-add is fused unless std::fma says so.
 #ifndef ENVFLEET_COMMON_NUMPY_MATH_H_
@@ -23,6 +25,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -185,6 +188,86 @@ inline float SinCosF32(float x, bool cosine) {
   return result;
 }
 
+// OpenBLAS's ddot of two contiguous float64 vectors of n < 10000 values (single-threaded):
+// kernel/x86_64/ddot.c (dot_compute) with ddot_microk_haswell-2.c (Haswell, Zen cores) or
+// ddot_microk_skylakex-2.c (SkylakeX-class cores, `fused`). The first n & -16 values go
+// through the block kernel, whose 16 accumulators acc[4q + l] (register q, lane l) each fuse
+// the values i = 4q + l (mod 16) in order; the rest are added left to right, fused only where
+// the kernel file is compiled for AVX-512 (as in NpDotSelf).
+//   Haswell: each register is folded to (l0 + l2, l1 + l3), the four summed as
+//     (q0 + q1) + (q2 + q3), then the two lanes added.
+//   SkylakeX (its __AVX512CD__ path): while 32 values of the block are left, 32 accumulators
+//     wide[k] (four zmm registers) fuse the values i = k (mod 32) instead; they are folded into
+//     the 16 as acc[4q + l] = wide[8q + l] + wide[8q + l + 4] before the last 16 values of the
+//     block, if any, are fused into those. The registers are then summed ((q0 + q1) + q2) + q3
+//     lane by lane, folded to (l0 + l2, l1 + l3), and the two lanes added.
+// The block's sum is added to 0.0, then the rest of the values to it.
+inline double OpenBlasDdot(const double* a, const double* b, int n, bool fused) {
+  const int block = n & -16;
+  double dot = 0.0;
+  if (block > 0) {
+    double acc[16] = {};
+    int i = 0;
+    if (fused && block >= 32) {
+      double wide[32] = {};
+      for (; i + 32 <= block; i += 32) {
+        for (int k = 0; k < 32; ++k) wide[k] = std::fma(a[i + k], b[i + k], wide[k]);
+      }
+      for (int q = 0; q < 4; ++q) {
+        for (int l = 0; l < 4; ++l) acc[4 * q + l] = wide[8 * q + l] + wide[8 * q + l + 4];
+      }
+    }
+    for (; i < block; i += 16) {
+      for (int k = 0; k < 16; ++k) acc[k] = std::fma(a[i + k], b[i + k], acc[k]);
+    }
+    double lane0, lane1;
+    if (fused) {
+      double sum[4];
+      for (int l = 0; l < 4; ++l) sum[l] = ((acc[l] + acc[4 + l]) + acc[8 + l]) + acc[12 + l];
+      lane0 = sum[0] + sum[2];
+      lane1 = sum[1] + sum[3];
+    } else {
+      double fold[4][2];
+      for (int q = 0; q < 4; ++q) {
+        fold[q][0] = acc[4 * q] + acc[4 * q + 2];
+        fold[q][1] = acc[4 * q + 1] + acc[4 * q + 3];
+      }
+      lane0 = (fold[0][0] + fold[1][0]) + (fold[2][0] + fold[3][0]);
+      lane1 = (fold[0][1] + fold[1][1]) + (fold[2][1] + fold[3][1]);
+    }
+    dot += lane0 + lane1;
+  }
+  for (int i = block; i < n; ++i) dot = fused ? std::fma(a[i], b[i], dot) : dot + a[i] * b[i];
+  return dot;
+}
+
+// One dot product of OpenBLAS's dgemv_t over the first `body` values (a multiple of 4) of a
+// row, by the kernel that sums that row (4: dgemv_kernel_4x4, 2: 4x2, 1: 4x1; see NpMatVec):
+// partial sums per lane, lane l taking the values i = l (mod lanes) in order, starting from
+// +0.0, then combined as the kernel's horizontal adds do.
+inline double DgemvTRowDot(const double* a, const double* x, int body, int kernel) {
+  if (kernel == 4) {  // dgemv_kernel_4x4 (dgemv_t_microk_haswell-4.c): fused, 4 lanes
+    double lane[4] = {};
+    for (int i = 0; i < body; i += 4) {
+      for (int l = 0; l < 4; ++l) lane[l] = std::fma(a[i + l], x[i + l], lane[l]);
+    }
+    return (lane[0] + lane[2]) + (lane[1] + lane[3]);
+  }
+  if (kernel == 2) {  // dgemv_kernel_4x2 (SSE2): rounded products, 2 lanes
+    double lane[2] = {};
+    for (int i = 0; i < body; i += 2) {
+      for (int l = 0; l < 2; ++l) lane[l] = lane[l] + a[i + l] * x[i + l];
+    }
+    return lane[0] + lane[1];
+  }
+  // dgemv_kernel_4x1 (SSE2): rounded products, 4 lanes in two registers.
+  double lane[4] = {};
+  for (int i = 0; i < body; i += 4) {
+    for (int l = 0; l < 4; ++l) lane[l] = lane[l] + a[i + l] * x[i + l];
+  }
+  return (lane[0] + lane[2]) + (lane[1] + lane[3]);
+}
+
 }  // namespace internal
 
 // v.dot(v) / np.dot(v, v) of a short float64 vector (n < 16): BLAS's ddot. OpenBLAS (NumPy's
@@ -202,6 +285,66 @@ inline double NpDotSelf(const double* v, int n) {
 
 // np.linalg.norm(v) / norm(v, ord=2) of a short float64 vector: sqrt(v.dot(v)).
 inline double NpNorm(const double* v, int n) { return std::sqrt(NpDotSelf(v, n)); }
+
+// y = A @ x for a C-contiguous float64 matrix a (rows x cols, row r at a + r * cols) and a
+// contiguous float64 vector x of cols values, as NumPy 2.x's matmul computes it
+// (numpy/_core/src/umath/matmul.c.src, DOUBLE_matmul) with OpenBLAS on x86-64 Haswell, Zen
+// and SkylakeX-class cores. Measured bit for bit against NumPy 2.4 / OpenBLAS 0.3.31 for rows
+// 1..6 and cols 1..64 on both core types; written for any rows and cols < 2048 (OpenBLAS's
+// NBMAX block; the sizes stay far below its threading thresholds).
+//   rows == 1: a scalar output, DOUBLE_dot: 0.0 + cblas_ddot(cols, a, x) (OpenBlasDdot, the
+//     one case where the core type matters).
+//   cols == 1, rows > 1: no BLAS (DOUBLE_matmul_inner_noblas): y[r] = 0.0 + a[r] * x[0].
+//   otherwise cblas_dgemv(ColMajor, Trans, cols, rows, 1.0, a, cols, x, 1, 0.0, y, 1), i.e.
+//     OpenBLAS's dgemv_t (kernel/x86_64/dgemv_t_4.c, the same kernel on all three core types)
+//     with the dot length m = cols and n = rows dot products. interface/gemv.c first zeroes y
+//     (dscal with beta 0 stores +0.0). The kernel sums the first m - m % 4 values of each row
+//     (none when cols < 4) in blocks of rows: four at a time with dgemv_kernel_4x4
+//     (dgemv_t_microk_haswell-4.c: 4 lanes, fused), then two with dgemv_kernel_4x2 (SSE2: 2
+//     lanes, rounded products), then one with dgemv_kernel_4x1 (SSE2: 4 lanes, rounded), lane
+//     l taking the values i = l (mod lanes) in order (DgemvTRowDot); each sum t is stored as
+//     y[r] += t * alpha, i.e. 0.0 + t (so -0.0 becomes +0.0). The last m % 4 values are then
+//     added per row by plain C, y[r] += a0 * x0 + a1 * x1 + a2 * x2, which kernel/Makefile.L2
+//     compiles with -mfma (FMAFLAG) and GCC contracts on every core type: y[r] + fma(a2, x2,
+//     fma(a0, x0, a1 * x1)) for three values, y[r] + fma(a0, x0, a1 * x1) for two, fma(a0, x0,
+//     y[r]) for one.
+// Other BLAS builds (pre-Haswell x86-64 cores without FMA, aarch64, MKL, Accelerate) sum in
+// other orders, which this does not reproduce. Allocation-free.
+inline void NpMatVec(const double* a, int rows, int cols, const double* x, double* y) {
+  if (rows <= 0) return;
+  if (cols <= 0) {
+    for (int r = 0; r < rows; ++r) y[r] = 0.0;
+    return;
+  }
+  if (rows == 1) {
+    static const bool fused = internal::HasOpenBlasFusedDdot();
+    y[0] = 0.0 + internal::OpenBlasDdot(a, x, cols, fused);
+    return;
+  }
+  if (cols == 1) {
+    for (int r = 0; r < rows; ++r) y[r] = 0.0 + a[r] * x[0];
+    return;
+  }
+  const int tail = cols & 3;
+  const int body = cols - tail;
+  const int quads = rows & -4;  // rows summed four at a time
+  for (int r = 0; r < rows; ++r) {
+    const int kernel = r < quads ? 4 : ((rows & 2) != 0 && r < quads + 2) ? 2 : 1;
+    const double* row = a + static_cast<std::ptrdiff_t>(r) * cols;
+    double sum = 0.0;
+    if (body > 0) sum = 0.0 + internal::DgemvTRowDot(row, x, body, kernel);
+    const double* ta = row + body;
+    const double* tx = x + body;
+    if (tail == 1) {
+      sum = std::fma(ta[0], tx[0], sum);
+    } else if (tail == 2) {
+      sum = sum + std::fma(ta[0], tx[0], ta[1] * tx[1]);
+    } else if (tail == 3) {
+      sum = sum + std::fma(ta[2], tx[2], std::fma(ta[0], tx[0], ta[1] * tx[1]));
+    }
+    y[r] = sum;
+  }
+}
 
 // np.sin on a float32 scalar or array element.
 inline float NpSinF(float x) {

@@ -42,7 +42,7 @@
 #include "common/numpy/math.h"
 #include "core/env.h"
 #include "core/spec.h"
-#include "families/mujoco/camera.h"
+#include "common/mujoco/camera.h"
 
 namespace envfleet {
 namespace mujoco {

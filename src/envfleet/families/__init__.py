@@ -18,6 +18,7 @@ FAMILIES = (
     "dm_control",
     "box2d",
     "minigrid",
+    "robotics",
 )
 
 for _name in FAMILIES:

@@ -1,8 +1,9 @@
 // The free camera of Gymnasium 1.4.0's MuJoCo viewer (gymnasium/envs/mujoco/mujoco_rendering.py:
 // OffScreenViewer._init_camera and MujocoRenderer._set_cam_config), which every task's frames
-// with camera_id -1 are seen through; cpp/common/mujoco/render.h draws them.
-#ifndef ENVFLEET_FAMILIES_MUJOCO_CAMERA_H_
-#define ENVFLEET_FAMILIES_MUJOCO_CAMERA_H_
+// with camera_id -1 are seen through (the MuJoCo and Gymnasium-Robotics families, whose envs
+// take default_camera_config dicts the same way); cpp/common/mujoco/render.h draws them.
+#ifndef ENVFLEET_COMMON_MUJOCO_CAMERA_H_
+#define ENVFLEET_COMMON_MUJOCO_CAMERA_H_
 
 #include <mujoco/mujoco.h>
 
@@ -67,4 +68,4 @@ inline mjvCamera InitialCamera(const mjModel* m, const mjData* d, const CameraCo
 }  // namespace mujoco
 }  // namespace envfleet
 
-#endif  // ENVFLEET_FAMILIES_MUJOCO_CAMERA_H_
+#endif  // ENVFLEET_COMMON_MUJOCO_CAMERA_H_
