@@ -183,6 +183,45 @@ def test_mujoco_model_files(hostile_files):
     _assert_raised(r, "per-env xml_file", "ValueError", "per_env_options[2]", "MuJoCo")
 
 
+@pytest.mark.skipif("FetchPush-v4" not in envfleet.list_all_envs(), reason="no robotics family")
+def test_robotics_model_files(hostile_files):
+    """The Gymnasium-Robotics family reads its models from gymnasium-robotics' assets folder
+    (assets_dir) or an absolute xml_file: every bad one is a ValueError naming it."""
+    d = hostile_files
+    make = "envfleet.make('FetchPush-v4', {})"
+    cases = [
+        ("missing xml_file", make.format("xml_file='/nonexistent/push.xml'")),
+        ("xml_file a FIFO", make.format(f"xml_file='{d / 'fifo'}'")),
+        ("xml_file /dev/zero", make.format(f"xml_file='{d / 'zero'}'")),
+        ("xml_file garbage", make.format(f"xml_file='{d / 'garbage'}'")),
+        ("xml_file truncated", make.format(f"xml_file='{d / 'truncated.xml'}'")),
+        # A model without Fetch's mocap, sites and joints.
+        ("xml_file of another robot", make.format(f"xml_file='{d / 'one_body.xml'}'")),
+        ("xml_file with NUL", make.format("xml_file='/tmp/a\\x00b'")),
+        ("missing assets_dir", make.format("assets_dir='/nonexistent'")),
+        ("assets_dir without the model", make.format(f"assets_dir='{d / 'folder'}'")),
+        (
+            "per-env xml_file",
+            make.format(
+                f"num_envs=3, per_env_options=[{{}}, {{}}, {{'xml_file': '{d / 'truncated.xml'}'}}]"
+            ),
+        ),
+    ]
+    r = _run_cases(cases)
+    _assert_raised(
+        r, "missing xml_file", "ValueError", "FetchPush-v4", "xml_file", "does not exist"
+    )
+    for label in ("xml_file a FIFO", "xml_file /dev/zero"):
+        _assert_raised(r, label, "ValueError", "xml_file", "not a regular file")
+    for label in ("xml_file garbage", "xml_file truncated"):
+        _assert_raised(r, label, "ValueError", "MuJoCo could not load the model")
+    _assert_raised(r, "xml_file of another robot", "ValueError", "FetchPush-v4", "xml_file")
+    _assert_raised(r, "xml_file with NUL", "ValueError", "xml_file", "NUL")
+    _assert_raised(r, "missing assets_dir", "ValueError", "assets_dir", "does not exist")
+    _assert_raised(r, "assets_dir without the model", "ValueError", "push.xml", "does not exist")
+    _assert_raised(r, "per-env xml_file", "ValueError", "per_env_options[2]", "MuJoCo")
+
+
 @pytest.mark.skipif("CheetahRun-v1" not in envfleet.list_all_envs(), reason="no dm_control")
 def test_dm_control_suite_folder(hostile_files):
     d = hostile_files
@@ -294,6 +333,7 @@ _ABSURD = [
     ("LunarLander-v3", ""),
     ("MiniGrid-DoorKey-5x5-v0", ""),
     ("BabyAI-BossLevel-v0", ""),
+    ("FetchPush-v4", ""),
 ]
 
 
@@ -335,6 +375,7 @@ def test_building_stops_with_memory_error_when_memory_runs_out():
             "CartpoleSwingup-v1",
             "LunarLander-v3",
             "MiniGrid-DoorKey-5x5-v0",
+            "FetchPush-v4",
         )
         if t in ids
     ]

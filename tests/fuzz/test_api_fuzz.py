@@ -212,6 +212,18 @@ FAMILIES: dict[str, list[Task]] = {
             own_limit=500,
         ),
     ],
+    # Gymnasium-Robotics: goal envs (dict observations) of each robot.
+    "robotics": [
+        Task(
+            "FetchPush-v4",
+            {
+                "reward_type": st.sampled_from(["sparse", "dense"]),
+                "block_gripper": st.booleans(),
+            },
+            max_envs=4,
+        ),
+        Task("FetchReach-v4", {"distance_threshold": st.sampled_from([0.0, 0.05, 1.0])}),
+    ],
 }
 
 # Examples (pools made) and calls per pool, per profile: cheap families get many, the
@@ -967,6 +979,7 @@ TestBox2d = _machine("box2d")
 TestDmControl = _machine("dm_control")
 TestMiniGrid = _machine("minigrid")
 TestMiniGridWFC = _machine("minigrid_wfc")
+TestRobotics = _machine("robotics")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -24,6 +24,10 @@ runs its own CartPole-v1. Two cases need a translation:
   packages lack their pattern images).
   dm_control 1.0.50 needs one patch to run on MuJoCo 4.0.0, applied to the bench's process
   only (:func:`patch_dm_control_for_mujoco_4`).
+- Gymnasium-Robotics ids: EnvPool has the same ids; Gymnasium runs gymnasium-robotics 1.4.2's
+  envs under the same ids (the v4 id for Fetch's v1, the v1/v3 ids for the Shadow Hand's v0:
+  the reference's mujoco-py versions), with one patch for MuJoCo 4.0.0 applied in each process
+  that makes one (:func:`patch_gymnasium_robotics_for_mujoco_4`).
 
 Env options (``--option``) go to envfleet and EnvPool as they are (the names are EnvPool's)
 and to Gymnasium's constructor, except the pixel options: ``from_pixels=True`` (with
@@ -87,6 +91,9 @@ def gymnasium_maker(task: str, options: dict[str, Any] | None = None) -> Callabl
         # A spawned worker (AsyncVectorEnv under the "spawn" start method, which TorchRL and
         # others set process-wide) starts without minigrid: the maker imports it there too.
         return lambda: (_import_minigrid(), gymnasium.make(task, **extra))[1]
+    if robotics_task(task):
+        # A spawned AsyncVectorEnv worker starts without the patch: the maker applies it there.
+        return lambda: _gymnasium_robotics(task, extra)
     if task not in gymnasium.registry:
         return None
     if extra.pop("from_pixels", False):
@@ -179,6 +186,61 @@ def patch_dm_control_for_mujoco_4() -> None:
     for struct, fields in MUJOCO_4_DROPPED_FIELDS.items():
         for field in fields:
             sizes.array_sizes[struct].pop(field, None)
+
+
+class _IntegerJointTypes:
+    """MuJoCo's joint types as the integers of mjmodel.h (mjtJoint)."""
+
+    mjJNT_FREE = 0
+    mjJNT_BALL = 1
+    mjJNT_SLIDE = 2
+    mjJNT_HINGE = 3
+
+
+def patch_gymnasium_robotics_for_mujoco_4() -> None:
+    """Lets gymnasium-robotics 1.4.2 run on MuJoCo 4.0.0, in this process (idempotent).
+
+    Its ``utils.mujoco_utils`` checks joint types with ``joint_type in
+    (mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE)``, which MuJoCo 4.0's enum
+    objects no longer satisfy for the model's integer ``jnt_type`` entries: every env that sets
+    a hinge or slide joint by name (Fetch, at make) fails that assertion. The module is given a
+    ``mujoco`` whose ``mjtJoint`` holds the integer values; nothing else changes. Used by the
+    bench's Gymnasium executors and the alignment tests; envfleet itself never imports
+    gymnasium-robotics.
+    """
+    import types
+
+    import gymnasium
+    import gymnasium_robotics
+    import mujoco
+    from gymnasium_robotics.utils import mujoco_utils
+
+    gymnasium.register_envs(gymnasium_robotics)
+    if getattr(mujoco_utils.mujoco, "envfleet_patched", False):
+        return
+    names = {name: getattr(mujoco, name) for name in dir(mujoco) if not name.startswith("__")}
+    proxy = types.SimpleNamespace(**names)
+    proxy.mjtJoint = _IntegerJointTypes
+    proxy.envfleet_patched = True
+    mujoco_utils.mujoco = proxy
+
+
+def robotics_task(task: str) -> bool:
+    """Whether ``task`` is one of envfleet's Gymnasium-Robotics ids."""
+    from envfleet import registry
+
+    return _is_envfleet_task(task) and registry.registration(task).family.name == "robotics"
+
+
+def _gymnasium_robotics(task: str, options: dict[str, Any]):
+    """gymnasium-robotics' env of ``task`` (the v4/v1 id for a mujoco-py v1/v0 alias, which
+    cannot run without mujoco-py), patched for MuJoCo 4.0.0 in whichever process makes it."""
+    import gymnasium
+
+    from envfleet import registry
+
+    patch_gymnasium_robotics_for_mujoco_4()
+    return gymnasium.make(registry.registration(task).alias_of or task, **options)
 
 
 def dm_control_maker(task: str) -> Callable[[int], Any] | None:

@@ -4,8 +4,9 @@ gymnasium-robotics 1.4.2 accepts mujoco 4.0.0 but its ``mujoco_utils`` checks jo
 with ``joint_type in (mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE)``: MuJoCo 4.0's
 enum objects no longer compare equal that way with the model's integer ``jnt_type`` entries, so
 every env that sets a hinge or slide joint by name (Fetch at make) fails the assertion. The
-tests give that module a ``mujoco`` whose ``mjtJoint`` holds MuJoCo's integer values (mjmodel.h:
-mjJNT_FREE 0, BALL 1, SLIDE 2, HINGE 3); nothing else of the reference is changed.
+tests give that module a ``mujoco`` whose ``mjtJoint`` holds MuJoCo's integer values; nothing
+else of the reference is changed (``envfleet.bench.tasks.patch_gymnasium_robotics_for_mujoco_4``,
+stated there once for the bench and the tests).
 
 ``make(task_id, seed)`` builds one reference env (``gymnasium.make``, so with its TimeLimit)
 and resets it with ``seed``, which is how envfleet seeds env 0 of a pool made with that seed.
@@ -23,42 +24,16 @@ import os
 # context (headless here: EGL unless the run says otherwise); set before mujoco is imported.
 os.environ.setdefault("MUJOCO_GL", "egl")
 
-import types
 import warnings
 
 import gymnasium  # noqa: E402
-import mujoco  # noqa: E402
 import numpy as np  # noqa: E402
-import pytest  # noqa: E402
 from gymnasium_reference import RawInfo  # noqa: E402
 
 import envfleet  # noqa: E402
+from envfleet.bench.tasks import patch_gymnasium_robotics_for_mujoco_4  # noqa: E402
 
-gymnasium_robotics = pytest.importorskip("gymnasium_robotics")
-from gymnasium_robotics.utils import mujoco_utils  # noqa: E402
-
-gymnasium.register_envs(gymnasium_robotics)
-
-
-class _IntegerJointTypes:
-    mjJNT_FREE = 0
-    mjJNT_BALL = 1
-    mjJNT_SLIDE = 2
-    mjJNT_HINGE = 3
-
-
-def _patch_joint_types() -> None:
-    if getattr(mujoco_utils.mujoco, "_envfleet_patched", False):
-        return
-    proxy = types.SimpleNamespace(
-        **{name: getattr(mujoco, name) for name in dir(mujoco) if not name.startswith("__")}
-    )
-    proxy.mjtJoint = _IntegerJointTypes
-    proxy._envfleet_patched = True
-    mujoco_utils.mujoco = proxy
-
-
-_patch_joint_types()
+patch_gymnasium_robotics_for_mujoco_4()
 
 
 def make(task_id: str, seed: int | None = None, **kwargs):
