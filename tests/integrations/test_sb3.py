@@ -427,3 +427,32 @@ def test_bad_calls_raise_naming_the_argument():
         assert obs.shape == (3, 4)
     finally:
         env.close()
+
+
+@pytest.mark.skipif("FetchReach-v4" not in envfleet.list_all_envs(), reason="no robotics family")
+def test_her_relabels_goals_through_env_method():
+    """SB3's HerReplayBuffer relabels sampled goals with ``env_method("compute_reward", ...,
+    indices=[0])``: the goal env's batched compute_reward answers it, and SAC with HER trains
+    on a FetchReach pool."""
+    from stable_baselines3 import SAC, HerReplayBuffer
+
+    env = make_vec_env("FetchReachDense-v4", num_envs=2, seed=0)
+    achieved = np.random.default_rng(0).normal(1.0, 0.1, (64, 3))
+    desired = achieved + 0.03
+    (rewards,) = env.env_method("compute_reward", achieved, desired, [{}] * 64, indices=[0])
+    expected = -np.linalg.norm(achieved - desired, axis=-1)
+    np.testing.assert_array_equal(rewards, expected)
+    model = SAC(
+        "MultiInputPolicy",
+        env,
+        replay_buffer_class=HerReplayBuffer,
+        replay_buffer_kwargs={"n_sampled_goal": 4, "goal_selection_strategy": "future"},
+        learning_starts=100,
+        batch_size=32,
+        policy_kwargs={"net_arch": [16]},
+        seed=0,
+    )
+    model.learn(300)
+    env.close()
+    with pytest.raises(AttributeError, match="compute_reward"):
+        make_vec_env("CartPole-v1", num_envs=1).env_method("compute_reward", 0, 0, {})

@@ -50,7 +50,7 @@ import envfleet
 from envfleet.base import render_metadata
 from envfleet.gym_env import GymEnvPool
 from envfleet.gymnasium_env import GymnasiumEnvPool
-from envfleet.spec import AutoresetMode
+from envfleet.spec import AutoresetMode, GoalEnvSpec
 
 __all__ = ["EnvfleetVecEnv", "make_vec_env"]
 
@@ -63,6 +63,9 @@ _POOL_INFO_KEYS = frozenset(
 # the pool shares (SB3's VecEnv reads ``render_mode`` and ``metadata`` this way).
 _SHARED_ATTRIBUTES = ("action_space", "metadata", "observation_space", "render_mode", "spec")
 _ENV_METHODS = ("get_wrapper_attr", "render")
+# A goal env's functions (GoalEnvSpec), which SB3's HerReplayBuffer calls through env_method
+# on one env to relabel sampled goals: the spec computes them for the whole batch at once.
+_GOAL_METHODS = ("compute_reward", "compute_terminated", "compute_truncated")
 
 
 class EnvfleetVecEnv(VecEnv):
@@ -229,8 +232,9 @@ class EnvfleetVecEnv(VecEnv):
         self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs
     ) -> list[Any]:
         """Calls ``render`` (one frame per env, or None each under ``render_mode="human"``)
-        or ``get_wrapper_attr(name)`` on envs ``indices``; other methods raise
-        ``AttributeError``."""
+        or ``get_wrapper_attr(name)`` on envs ``indices``, and a goal env's
+        ``compute_reward``/``compute_terminated``/``compute_truncated`` (batched, as
+        HerReplayBuffer calls them); other methods raise ``AttributeError``."""
         targets = self._indices(indices)
         if method_name == "render":
             if method_args or method_kwargs:
@@ -239,6 +243,9 @@ class EnvfleetVecEnv(VecEnv):
             return [None] * len(targets) if frames is None else list(frames)
         if method_name == "get_wrapper_attr":
             return self.get_attr(*method_args, indices=targets, **method_kwargs)
+        if method_name in _GOAL_METHODS and isinstance(self.pool.spec, GoalEnvSpec):
+            result = getattr(self.pool.spec, method_name)(*method_args, **method_kwargs)
+            return [result for _ in targets]
         raise AttributeError(
             f"env_method({method_name!r}): envfleet's envs are C++ objects; they offer "
             f"{list(_ENV_METHODS)}"
