@@ -223,6 +223,14 @@ FAMILIES: dict[str, list[Task]] = {
             max_envs=4,
         ),
         Task("FetchReach-v4", {"distance_threshold": st.sampled_from([0.0, 0.05, 1.0])}),
+        Task(
+            "PointMaze_UMaze-v3",
+            {
+                "continuing_task": st.booleans(),
+                "reset_target": st.booleans(),
+                "reward_type": st.sampled_from(["sparse", "dense"]),
+            },
+        ),
     ],
 }
 
