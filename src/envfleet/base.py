@@ -237,6 +237,8 @@ class PoolBase:
         values = out[first : first + self._num_obs]
         if layout == "tuple":
             return tuple(values)
+        if self._spec.obs_nesting is not None:  # dicts inside the dict (FrankaKitchen)
+            return self._spec.obs_nesting.dict(values)
         return {key.name: v for key, v in zip(self._spec.obs_keys, values, strict=True)}
 
     def _reward(self, out: tuple) -> np.ndarray:

@@ -37,10 +37,16 @@ class DmEnvPool(PoolBase, dm_env.Environment):
 
     def __init__(self, spec: EnvSpec, pool: Any = None):
         PoolBase.__init__(self, spec, pool)
-        names = [k.name for k in spec.obs_keys + spec.info_keys] + ["env_id"]
+        # Dicts inside the observation (keys "outer:inner") are namedtuples of their own.
+        self._obs_nesting = spec.obs_nesting
+        obs_names = [k.name for k in spec.obs_keys]
+        if self._obs_nesting is not None:
+            obs_names = self._obs_nesting.names
+        names = obs_names + [k.name for k in spec.info_keys] + ["env_id"]
         if self._envpool_conventions:
             names.append("players")
         self._State = collections.namedtuple("State", names)  # noqa: N806
+        self._num_obs_keys = len(spec.obs_keys)
         self._num_keys = len(spec.obs_keys) + len(spec.info_keys)
         info_names = [k.name for k in spec.info_keys]
         self._discount_key = None
@@ -111,6 +117,9 @@ class DmEnvPool(PoolBase, dm_env.Environment):
         else:
             discount = xp.where(terminated, 0, out[self._discount_key].astype(reward.dtype))
         keys = out[FIRST_ENV_KEY : FIRST_ENV_KEY + self._num_keys]
+        if self._obs_nesting is not None:
+            obs = self._obs_nesting.tuple_values(keys[: self._num_obs_keys])
+            keys = (*obs, *keys[self._num_obs_keys :])
         if self._envpool_conventions:
             observation = self._State(*keys, out[ENV_ID], PLAYERS(out[ENV_ID]))
         else:

@@ -212,22 +212,28 @@ class GymnasiumEnvPool(PoolBase, gymnasium.Env, metaclass=_PoolClass):
                 self._last_obs = obs
             return
         last = self._copy(self._last_obs)
-        if isinstance(obs, tuple):
-            for full, part in zip(last, obs, strict=True):
-                full[env_ids] = part
-        elif isinstance(obs, dict):
-            for key, part in obs.items():
-                last[key][env_ids] = part
-        else:
-            last[env_ids] = obs
+        self._scatter(last, obs, env_ids)
         self._last_obs = last
+
+    @staticmethod
+    def _scatter(full: Any, part: Any, env_ids: np.ndarray) -> None:
+        """Writes the batch ``part`` into rows ``env_ids`` of ``full`` (arrays, or tuples and
+        dicts of them, dicts nested in FrankaKitchen's observation)."""
+        if isinstance(part, tuple):
+            for full_value, part_value in zip(full, part, strict=True):
+                GymnasiumEnvPool._scatter(full_value, part_value, env_ids)
+        elif isinstance(part, dict):
+            for key, part_value in part.items():
+                GymnasiumEnvPool._scatter(full[key], part_value, env_ids)
+        else:
+            full[env_ids] = part
 
     @staticmethod
     def _copy(obs: Any) -> Any:
         if isinstance(obs, tuple):
-            return tuple(np.array(a, copy=True) for a in obs)
+            return tuple(GymnasiumEnvPool._copy(a) for a in obs)
         if isinstance(obs, dict):
-            return {k: np.array(v, copy=True) for k, v in obs.items()}
+            return {k: GymnasiumEnvPool._copy(v) for k, v in obs.items()}
         return np.array(obs, copy=True)
 
     def _masked_info(self, info: dict[str, Any], mask: np.ndarray) -> dict[str, Any]:

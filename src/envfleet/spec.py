@@ -8,7 +8,9 @@ module), so the Gymnasium spaces and dm_env specs can never drift from what the 
 from __future__ import annotations
 
 import collections
+import keyword
 import numbers
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -313,6 +315,84 @@ class RenderInfo:
 # EnvPool's dm observations nest the players' env ids: ``ts.observation.players.env_id``.
 PLAYERS = collections.namedtuple("players", ["env_id"])
 
+# Observation keys named "outer:inner" are the entries of a dict inside the observation dict,
+# obs["outer"]["inner"] (FrankaKitchen's achieved_goal and desired_goal, dicts of tasks), as
+# EnvPool names their arrays ("obs:desired_goal:kettle").
+NEST_SEPARATOR = ":"
+
+
+class ObsNesting:
+    """How the flat observation keys of a dict layout nest: built once per spec, applied to
+    every batch. Keys keep the env's order, each dict placed where its first key is."""
+
+    def __init__(self, names: list[str]):
+        self.tree: dict[str, Any] = {}  # nested dicts whose leaves are the keys' indices
+        for index, name in enumerate(names):
+            *outer, inner = name.split(NEST_SEPARATOR)
+            node = self.tree
+            for part in outer:
+                node = node.setdefault(part, {})
+                if not isinstance(node, dict):
+                    raise ValueError(f"observation key {name!r} nests under an array")
+            if inner in node:
+                raise ValueError(f"observation key {name!r} is declared twice")
+            node[inner] = index
+        # dm_env's namedtuples: one class per nested dict, named after its key, its fields
+        # made identifiers ("bottom burner" -> bottom_burner), as EnvPool's.
+        self._tuple_classes: dict[int, type] = {}
+        self._make_tuple_classes(self.tree)
+
+    @property
+    def names(self) -> list[str]:
+        """The observation's own keys, the nested dicts' included."""
+        return list(self.tree)
+
+    def dict(self, values: Any) -> dict[str, Any]:
+        """The nested dict of ``values`` (one per flat key, in order)."""
+        return self._fill(self.tree, values, tuples=False)
+
+    def tuple_values(self, values: Any) -> list[Any]:
+        """The values of the observation's own keys for dm_env, the nested dicts as
+        namedtuples."""
+        return [
+            self._fill(node, values, tuples=True) if isinstance(node, dict) else values[node]
+            for node in self.tree.values()
+        ]
+
+    def _fill(self, tree: dict[str, Any], values: Any, tuples: bool) -> Any:
+        items = [
+            self._fill(node, values, tuples) if isinstance(node, dict) else values[node]
+            for node in tree.values()
+        ]
+        if tuples:
+            return self._tuple_classes[id(tree)](*items)
+        return dict(zip(tree, items, strict=True))
+
+    def _make_tuple_classes(self, tree: dict[str, Any]) -> None:
+        for name, node in tree.items():
+            if isinstance(node, dict):
+                self._make_tuple_classes(node)
+                self._tuple_classes[id(node)] = collections.namedtuple(
+                    _identifier(name), [_identifier(key) for key in node]
+                )
+
+
+def _identifier(name: str) -> str:
+    """``name`` as a namedtuple field: characters other than letters, digits and _ become _
+    (and what is still no field name, a keyword or a leading _ or digit, gets a "k" first)."""
+    out = re.sub(r"\W", "_", name)
+    valid = out.isidentifier() and not keyword.iskeyword(out) and not out.startswith("_")
+    return out if valid else f"k{out}"
+
+
+def _nested_space(tree: dict[str, Any]) -> spaces.Dict:
+    """The Dict space of an ObsNesting tree whose leaves are spaces."""
+    return spaces.Dict(
+        collections.OrderedDict(
+            (k, _nested_space(v) if isinstance(v, dict) else v) for k, v in tree.items()
+        )
+    )
+
 
 class EnvSpec:
     """The spec of one task with given options: what ``make_spec`` returns.
@@ -342,6 +422,10 @@ class EnvSpec:
             and len(self.obs_keys) == 1
         ):
             self.gym_obs_layout = "single"
+        # Dicts inside the observation dict (keys named "outer:inner"); None where it is flat.
+        self.obs_nesting: ObsNesting | None = None
+        if self.obs_layout == "dict" and any(NEST_SEPARATOR in k.name for k in self.obs_keys):
+            self.obs_nesting = ObsNesting([k.name for k in self.obs_keys])
         self.info_keys = [ArrayInfo.from_core(d) for d in core_spec["info"]]
         self.action_key = ArrayInfo.from_core(core_spec["action"])
         self.reward_range: tuple[float, float] = tuple(core_spec["reward_range"])
@@ -417,6 +501,8 @@ class EnvSpec:
             return spaces.Tuple([key.space() for key in self.obs_keys])
         # An OrderedDict: a plain dict would be sorted by Gymnasium, and the observations (and
         # dm_control, EnvPool) keep the env's own key order.
+        if self.obs_nesting is not None:
+            return _nested_space(self.obs_nesting.dict([k.space() for k in self.obs_keys]))
         return spaces.Dict(collections.OrderedDict((k.name, k.space()) for k in self.obs_keys))
 
     def observation_spec(self):
@@ -425,6 +511,13 @@ class EnvSpec:
         fields = [key.dm_spec() for key in self.obs_keys + self.info_keys]
         fields.append(dm_specs.Array((), np.int32, name="env_id"))
         values = {f.name: f for f in fields}
+        if self.obs_nesting is not None:  # nested namedtuples of specs named by their keys
+            obs = [
+                key.dm_spec().replace(name=key.name.rsplit(NEST_SEPARATOR, 1)[-1])
+                for key in self.obs_keys
+            ]
+            nested = zip(self.obs_nesting.names, self.obs_nesting.tuple_values(obs), strict=True)
+            values = {**dict(nested), **{f.name: f for f in fields[len(obs) :]}}
         if self.config.conventions is Conventions.ENVPOOL:
             values["players"] = PLAYERS(dm_specs.Array((), np.int32, name="env_id"))
         State = collections.namedtuple("State", list(values))  # noqa: N806

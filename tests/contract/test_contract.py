@@ -43,6 +43,7 @@ from gymnasium.vector.utils import batch_space
 
 import envfleet
 from envfleet.errors import EngineNotInstalledError
+from envfleet.spec import NEST_SEPARATOR
 
 TASK_IDS = envfleet.list_all_envs()
 
@@ -82,8 +83,18 @@ def obs_arrays(spec, obs) -> list[np.ndarray]:
         assert isinstance(obs, tuple) and len(obs) == len(spec.obs_keys), type(obs)
         return list(obs)
     assert isinstance(obs, dict), f"obs is a {type(obs).__name__}, not a dict"
+    if spec.obs_nesting is not None:  # dicts in the dict: keys "outer:inner"
+        assert list(obs) == spec.obs_nesting.names
+        return [_entry(obs, key.name) for key in spec.obs_keys]
     assert list(obs) == [key.name for key in spec.obs_keys]
     return [obs[key.name] for key in spec.obs_keys]
+
+
+def _entry(obs: dict, name: str) -> np.ndarray:
+    """obs["outer"]["inner"] for the obs key "outer:inner" (obs[name] for a plain name)."""
+    for part in name.split(NEST_SEPARATOR):
+        obs = obs[part]
+    return obs
 
 
 def single_obs(spec, arrays: list[np.ndarray] | tuple[np.ndarray, ...], row: int | None):
@@ -94,6 +105,8 @@ def single_obs(spec, arrays: list[np.ndarray] | tuple[np.ndarray, ...], row: int
         return values[0]
     if spec.obs_layout == "tuple":
         return tuple(values)
+    if spec.obs_nesting is not None:
+        return spec.obs_nesting.dict(values)
     return {key.name: v for key, v in zip(spec.obs_keys, values, strict=True)}
 
 
@@ -301,6 +314,29 @@ def reference(task):
 # ---- the contract ---------------------------------------------------------------------------
 
 
+def _dm_names(spec) -> list[str]:
+    """The dm_env observation's own fields before env_id: the obs keys (the nested dicts'
+    names where the observation nests), then the info keys."""
+    obs = (
+        spec.obs_nesting.names if spec.obs_nesting is not None else [k.name for k in spec.obs_keys]
+    )
+    return [*obs, *(key.name for key in spec.info_keys)]
+
+
+def _leaves(fields) -> list:
+    """A dm_env observation's values (or specs), nested namedtuples (FrankaKitchen's dicts of
+    goals) flattened in order: one per obs key, then the rest."""
+    out = []
+    for value in fields:
+        out.extend(_leaves(value) if isinstance(value, tuple) else [value])
+    return out
+
+
+def _subspace(space, name: str):
+    """The space of obs key ``name`` in a Dict space (of "outer:inner", space["outer"]["inner"])."""
+    return _entry(space, name)
+
+
 def test_spec_describes_one_env(task):
     spec = envfleet.make_spec(task, num_envs=4, batch_size=2)
     one = envfleet.make_spec(task)
@@ -317,7 +353,7 @@ def test_spec_describes_one_env(task):
         subspaces = list(spec.observation_space.spaces)
     else:
         assert spec.obs_layout == "dict", spec.obs_layout
-        subspaces = [spec.observation_space[key.name] for key in spec.obs_keys]
+        subspaces = [_subspace(spec.observation_space, key.name) for key in spec.obs_keys]
     for key, space in zip(spec.obs_keys, subspaces, strict=True):
         assert space == key.space(), key.name
         assert space.shape == key.shape, (key.name, space.shape, key.shape)
@@ -334,9 +370,9 @@ def test_spec_describes_one_env(task):
     # dm_env specs: one field per obs and info key, then env_id (and, under EnvPool's
     # conventions, players.env_id).
     fields = spec.observation_spec()
-    assert fields._fields == (*names, "env_id", "players")
+    assert fields._fields == (*_dm_names(spec), "env_id", "players")
     assert fields.players.env_id == fields.env_id
-    for key, field in zip(spec.obs_keys + spec.info_keys, fields[:-2], strict=True):
+    for key, field in zip(spec.obs_keys + spec.info_keys, _leaves(fields[:-2]), strict=True):
         assert field.shape == key.shape and field.dtype == key.dtype, key.name
     assert spec.action_spec().shape == spec.action_key.shape
     assert spec.action_spec().dtype == spec.action_key.dtype
@@ -515,14 +551,14 @@ def test_async_mode_through_the_dm_front_end(reference):
     try:
         assert isinstance(env, dm_env.Environment) and env.is_async
         fields = env.observation_spec()
-        assert fields._fields == (*(key.name for key in spec.obs_keys), *info_names, "env_id")
+        assert fields._fields == (*_dm_names(spec), "env_id")
         action_spec = env.action_spec()
         env.async_reset()
         for _ in range(10 * STEPS):
             ts = env.recv()
             assert isinstance(ts, dm_env.TimeStep)
             assert ts.observation._fields == fields._fields
-            for value, field in zip(ts.observation, fields, strict=True):
+            for value, field in zip(_leaves(ts.observation), _leaves(fields), strict=True):
                 assert isinstance(value, np.ndarray), field.name
                 assert value.shape == (batch, *field.shape), (field.name, value.shape)
                 assert value.dtype == field.dtype, (field.name, value.dtype)
@@ -535,13 +571,14 @@ def test_async_mode_through_the_dm_front_end(reference):
                 if t >= len(ref[e]):
                     continue
                 want, where = ref[e][t], f"dm async: env {e}, result {t}"
-                for value, field in zip(ts.observation, fields, strict=True):
+                values = _leaves(ts.observation)
+                for value, field in zip(values, _leaves(fields), strict=True):
                     field.validate(value[r])
                 env.reward_spec().validate(ts.reward[r])
                 env.discount_spec().validate(ts.discount[r])
                 got = Step(
-                    obs=tuple(v[r] for v in ts.observation[:k]),
-                    info=tuple(v[r] for v in ts.observation[k:-1]),
+                    obs=tuple(v[r] for v in values[:k]),
+                    info=tuple(v[r] for v in values[k:-1]),
                     elapsed=want.elapsed,  # not a dm_env field
                     reward=float(ts.reward[r]),
                 )
