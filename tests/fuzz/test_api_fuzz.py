@@ -231,6 +231,16 @@ FAMILIES: dict[str, list[Task]] = {
                 "reward_type": st.sampled_from(["sparse", "dense"]),
             },
         ),
+        Task("AdroitHandDoor-v1", {"reward_type": st.sampled_from(["sparse", "dense"])}),
+        # A nested observation (dicts of tasks in the dict).
+        Task(
+            "FrankaKitchen-v1",
+            {
+                "tasks_to_complete": st.sampled_from([["microwave", "kettle"], ["light switch"]]),
+                "remove_task_when_completed": st.booleans(),
+            },
+            max_envs=3,
+        ),
     ],
 }
 
