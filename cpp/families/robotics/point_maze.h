@@ -29,8 +29,8 @@
 #include <utility>
 #include <vector>
 
-#include "common/numpy/exp.h"
 #include "common/numpy/math.h"
+#include "common/numpy/svml.h"
 #include "families/robotics/point_maze_model.h"
 #include "families/robotics/robot_env.h"
 

@@ -2,7 +2,7 @@
 // transforms3d) that the family's envs call, for one rotation at a time, in the reference's
 // order of operations. np.sqrt, np.sin and np.cos on float64 are libm's (or exact) on x86-64;
 // np.arctan2 is libm's too, except on CPUs with AVX-512, where NumPy runs Intel's SVML kernel
-// (NpArctan2 below).
+// (NpArctan2, cpp/common/numpy/svml.h).
 #ifndef ENVFLEET_FAMILIES_ROBOTICS_ROTATIONS_H_
 #define ENVFLEET_FAMILIES_ROBOTICS_ROTATIONS_H_
 
@@ -11,86 +11,13 @@
 #include <cstring>
 #include <limits>
 
-#if defined(__linux__) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <dlfcn.h>
-#include <immintrin.h>
-#include <link.h>
-#define ENVFLEET_NUMPY_SVML 1
-#endif
+#include "common/numpy/svml.h"
 
 namespace envfleet {
 namespace robotics {
 namespace rotations {
 
-#if ENVFLEET_NUMPY_SVML
-namespace internal {
-
-// NumPy (2.x wheels on Linux x86-64) computes np.arctan2 of float64 arrays, 0-d ones included,
-// with SVML's __svml_atan28_ha wherever its X86_V4 (AVX-512 F/CD/VL/BW/DQ) code path runs
-// (numpy/_core/src/umath/loops_umath_fp.dispatch.c.src); it differs from libm's atan2 in the
-// last bit for about 7% of inputs. The kernel is an exported symbol of NumPy's own extension
-// module, which every process running envfleet from Python has loaded: that very function is
-// called, so the results are NumPy's by construction (checked on 220,000 pairs, zeros,
-// infinities, NaNs and subnormals included). Without NumPy loaded, on other CPUs, or when
-// NPY_DISABLE_CPU_FEATURES turns X86_V4 off (as NumPy reads it), NumPy's loop is libm's.
-inline int FindUmath(dl_phdr_info* info, size_t, void* found) {
-  if (std::strstr(info->dlpi_name, "/_multiarray_umath") != nullptr) {
-    *static_cast<const char**>(found) = info->dlpi_name;
-    return 1;
-  }
-  return 0;
-}
-
-inline bool NumpyDisablesX86V4() {
-  const char* disabled = std::getenv("NPY_DISABLE_CPU_FEATURES");
-  if (disabled == nullptr) return false;
-  const char* at = disabled;
-  while ((at = std::strstr(at, "X86_V4")) != nullptr) {
-    const bool starts = at == disabled || at[-1] == ' ' || at[-1] == ',' || at[-1] == '\t';
-    const char end = at[6];
-    if (starts && (end == '\0' || end == ' ' || end == ',' || end == '\t')) return true;
-    at += 6;
-  }
-  return false;
-}
-
-// The address of NumPy's __svml_atan28_ha, or null where NumPy's arctan2 loop is libm's.
-inline void* NumpySvmlAtan2() {
-  if (!(__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
-        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq")) ||
-      NumpyDisablesX86V4()) {
-    return nullptr;
-  }
-  const char* path = nullptr;
-  dl_iterate_phdr(FindUmath, &path);
-  if (path == nullptr) return nullptr;
-  void* module = dlopen(path, RTLD_NOW | RTLD_NOLOAD);  // a reference NumPy holds anyway
-  return module == nullptr ? nullptr : dlsym(module, "__svml_atan28_ha");
-}
-
-// One lane of the kernel: NumPy fills the lanes past the array's end with 1.0 (lanes are
-// independent).
-__attribute__((target("avx512f"))) inline double SvmlAtan2(void* kernel, double y, double x) {
-  using Kernel = __m512d (*)(__m512d, __m512d);
-  const __m512d ones = _mm512_set1_pd(1.0);
-  const __m512d vy = _mm512_mask_mov_pd(ones, 1, _mm512_set1_pd(y));
-  const __m512d vx = _mm512_mask_mov_pd(ones, 1, _mm512_set1_pd(x));
-  return _mm512_cvtsd_f64(reinterpret_cast<Kernel>(kernel)(vy, vx));
-}
-
-}  // namespace internal
-#endif
-
-// np.arctan2(y, x) on float64 arrays (0-d ones too: the reference's mat2euler indexes a matrix
-// with `...`, which leaves arrays).
-inline double NpArctan2(double y, double x) {
-#if ENVFLEET_NUMPY_SVML
-  static void* const kernel = internal::NumpySvmlAtan2();
-  if (kernel != nullptr) return internal::SvmlAtan2(kernel, y, x);
-#endif
-  return std::atan2(y, x);
-}
+using numpy_math::NpArctan2;  // NumPy's kernel (common/numpy/svml.h)
 
 // _EPS4 = np.finfo(float).eps * 4.0
 inline constexpr double kEps4 = std::numeric_limits<double>::epsilon() * 4.0;
