@@ -232,6 +232,12 @@ FAMILIES: dict[str, list[Task]] = {
             },
         ),
         Task("AdroitHandDoor-v1", {"reward_type": st.sampled_from(["sparse", "dense"])}),
+        Task(
+            "HandManipulateEgg_BooleanTouchSensors-v1",
+            {"target_rotation": st.sampled_from(["xyz", "z"]), "relative_control": st.booleans()},
+            max_envs=4,
+        ),
+        Task("HandReach-v3", {"distance_threshold": st.sampled_from([0.0, 0.01, 1.0])}),
         # A nested observation (dicts of tasks in the dict).
         Task(
             "FrankaKitchen-v1",

@@ -36,13 +36,13 @@
 #include <vector>
 
 #include "common/files.h"
+#include "common/mujoco/camera.h"
 #include "common/mujoco/handlers.h"
 #include "common/mujoco/pixels.h"
 #include "common/mujoco/render.h"
 #include "common/numpy/math.h"
 #include "core/env.h"
 #include "core/spec.h"
-#include "common/mujoco/camera.h"
 
 namespace envfleet {
 namespace mujoco {
