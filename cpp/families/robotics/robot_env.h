@@ -32,6 +32,7 @@
 #include "common/mujoco/handlers.h"
 #include "common/mujoco/pixels.h"
 #include "common/mujoco/render.h"
+#include "common/mujoco/state_stack.h"
 #include "common/numpy/math.h"
 #include "core/env.h"
 #include "core/registry.h"
@@ -346,29 +347,42 @@ class RobotEnv : public Env {
 
 // ---- Registration ------------------------------------------------------------------------------
 
-// An env type of the family, E's options `defaults`; from_pixels=True wraps the env in
-// mujoco::PixelEnv (its observation the frames, its info the env's).
+// An env type of the family, E's options `defaults`. from_pixels=True wraps the env in
+// mujoco::PixelEnv (its observation the frames, frame_stack of them; its info the env's);
+// otherwise frame_stack > 1 wraps it in mujoco::StateStackEnv (every observation array, the
+// goals included, stacked along a new leading axis, as EnvPool stacks them).
 template <typename E>
 EnvType MakeRobotType(Config defaults) {
+  const auto full = [defaults](const Config& given) {
+    Config config = defaults;
+    for (const auto& [key, value] : given.values()) config.Set(key, value);
+    return config;
+  };
   return MakeCheckedType(
       defaults,
-      [defaults](const Config& given) {
-        Config config = defaults;
-        for (const auto& [key, value] : given.values()) config.Set(key, value);
+      [full](const Config& given) {
+        const Config config = full(given);
         EnvSpec spec = E::Spec(config);
-        if (!config.Get<bool>("from_pixels")) return spec;
-        // The frames are the one observation, an array as for the MuJoCo family (the goals
-        // are not observed: compute_reward needs them, so a pixel goal env suits
-        // rendering-based learners with their own goal handling only).
-        spec = mujoco::PixelSpec(std::move(spec), config);
-        spec.obs_layout = ObsLayout::kSingle;
-        return spec;
+        if (config.Get<bool>("from_pixels")) {
+          // The frames are the one observation, an array as for the MuJoCo family (a goal
+          // env's goals are then not observed: compute_reward needs them, so a pixel goal
+          // env suits learners with their own goal handling).
+          spec = mujoco::PixelSpec(std::move(spec), config);
+          spec.obs_layout = ObsLayout::kSingle;
+          return spec;
+        }
+        const int frame_stack = mujoco::ReadFrameStack(config);
+        return frame_stack > 1 ? mujoco::StateStackSpec(std::move(spec), frame_stack) : spec;
       },
-      [defaults](const Config& given, uint64_t seed) -> std::unique_ptr<Env> {
-        Config config = defaults;
-        for (const auto& [key, value] : given.values()) config.Set(key, value);
+      [full](const Config& given, uint64_t seed) -> std::unique_ptr<Env> {
+        const Config config = full(given);
         if (config.Get<bool>("from_pixels")) {
           return std::make_unique<mujoco::PixelEnv<E>>(config, seed);
+        }
+        const int frame_stack = mujoco::ReadFrameStack(config);
+        if (frame_stack > 1) {
+          return std::make_unique<mujoco::StateStackEnv<E>>(E::Spec(config), frame_stack, config,
+                                                            seed);
         }
         return std::make_unique<E>(config, seed);
       });
