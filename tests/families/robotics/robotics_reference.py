@@ -166,3 +166,37 @@ def _assert_info(where: str, info: dict, ref_envs, info_keys: set) -> None:
             ours = np.asarray(info[key][i])
             assert ours.dtype == ref_value.dtype, f"{where}: info[{key!r}] dtype"
             assert_same(f"{where}: info[{key!r}] env {i}", ours, ref_value)
+
+
+def render_pair(task_id: str, seed: int, width: int, height: int, num_envs: int = 2, **options):
+    """A pool of ``num_envs`` envs that renders ``width`` x ``height`` frames, and the reference
+    envs 0..num_envs-1 that do (each reset with seed + i): (pool, [reference envs]). The pool is
+    not reset yet."""
+    ours = envfleet.make(
+        task_id,
+        num_envs=num_envs,
+        seed=seed,
+        render_mode="rgb_array",
+        render_width=width,
+        render_height=height,
+        conventions="gymnasium",
+        **options,
+    )
+    refs = [
+        make(task_id, seed + i, render_mode="rgb_array", width=width, height=height, **options)[0]
+        for i in range(num_envs)
+    ]
+    return ours, refs
+
+
+def assert_frames_equal(where: str, frames: np.ndarray, refs) -> None:
+    """Each reference env's render() equals its row of ``frames``, pixel for pixel."""
+    assert frames.shape[0] == len(refs), where
+    for i, ref in enumerate(refs):
+        want = ref.render()
+        assert frames[i].shape == want.shape, where
+        same = np.all(frames[i] == want, axis=-1)
+        assert same.all(), (
+            f"{where}, env {i}: {same.mean():.2%} of pixels equal "
+            f"(first difference at row, col {np.argwhere(~same)[0].tolist()})"
+        )

@@ -254,29 +254,14 @@ def test_frames_match_the_reference(task_id):
     """The free view of the task's DEFAULT_CAMERA_CONFIG, with the ball and the target where
     the env's own model has them, pixel for pixel, after a reset and a step; also a model
     camera."""
-    ours = envfleet.make(
-        task_id,
-        num_envs=2,
-        seed=4,
-        render_mode="rgb_array",
-        render_width=WIDTH,
-        render_height=HEIGHT,
-        conventions="gymnasium",
-    )
-    refs = [
-        robotics_reference.make(
-            task_id, 4 + i, render_mode="rgb_array", width=WIDTH, height=HEIGHT
-        )[0]
-        for i in range(2)
-    ]
+    ours, refs = robotics_reference.render_pair(task_id, 4, WIDTH, HEIGHT)
     try:
         ours.reset()
         rng = np.random.default_rng(0)
         for t in range(2):
             frames = ours.render(env_ids=[0, 1])
             assert frames.shape == (2, HEIGHT, WIDTH, 3)
-            for i, ref in enumerate(refs):
-                np.testing.assert_array_equal(frames[i], ref.render(), err_msg=f"env {i} t {t}")
+            robotics_reference.assert_frames_equal(f"{task_id} step {t}", frames, refs)
             action = rng.uniform(-1, 1, (2, 30)).astype(np.float32)
             ours.step(action)
             for i, ref in enumerate(refs):

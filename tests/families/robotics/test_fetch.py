@@ -261,30 +261,14 @@ def test_frames_match_the_reference(task_id):
     """The free view of fetch_env's DEFAULT_CAMERA_CONFIG and the goal marker (target0, which
     the reference's _render_callback moves to the goal), pixel for pixel, after a reset and
     after steps; also a model camera."""
-    ours = envfleet.make(
-        task_id,
-        num_envs=2,
-        seed=4,
-        render_mode="rgb_array",
-        render_width=WIDTH,
-        render_height=HEIGHT,
-        conventions="gymnasium",
-    )
-    refs = [
-        robotics_reference.make(
-            task_id, 4 + i, render_mode="rgb_array", width=WIDTH, height=HEIGHT
-        )[0]
-        for i in range(2)
-    ]
+    ours, refs = robotics_reference.render_pair(task_id, 4, WIDTH, HEIGHT)
     try:
         ours.reset()
         rng = np.random.default_rng(0)
         for t in range(3):
             frames = ours.render(env_ids=[0, 1])
             assert frames.shape == (2, HEIGHT, WIDTH, 3)
-            for i, ref in enumerate(refs):
-                same = np.all(frames[i] == ref.render(), axis=-1)
-                assert same.all(), f"env {i} step {t}: {same.mean():.2%} of pixels equal"
+            robotics_reference.assert_frames_equal(f"{task_id} step {t}", frames, refs)
             camera = ours.render(env_ids=[0], camera_id=0)[0]
             assert camera.shape == (HEIGHT, WIDTH, 3) and not np.array_equal(camera, frames[0])
             action = rng.uniform(-1, 1, (2, 4)).astype(np.float32)

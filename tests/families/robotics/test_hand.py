@@ -652,22 +652,7 @@ def test_frames_match_the_reference(task_id, options):
     touch ids' default) or hidden ("off"); pixel for pixel, after a reset and after steps.
     Rendering sets the target object's state (as in the reference's), so the observations are
     compared after it too, with the reference's and with those of a pool that draws nothing."""
-    ours = envfleet.make(
-        task_id,
-        num_envs=2,
-        seed=4,
-        render_mode="rgb_array",
-        render_width=WIDTH,
-        render_height=HEIGHT,
-        conventions="gymnasium",
-        **options,
-    )
-    refs = [
-        robotics_reference.make(
-            task_id, 4 + i, render_mode="rgb_array", width=WIDTH, height=HEIGHT, **options
-        )[0]
-        for i in range(2)
-    ]
+    ours, refs = robotics_reference.render_pair(task_id, 4, WIDTH, HEIGHT, **options)
     plain = envfleet.make(task_id, num_envs=2, seed=4, conventions="gymnasium", **options)
     try:
         ours.reset()
@@ -677,9 +662,7 @@ def test_frames_match_the_reference(task_id, options):
             if t % 4 == 0:
                 frames = ours.render(env_ids=[0, 1])
                 assert frames.shape == (2, HEIGHT, WIDTH, 3)
-                for i, ref in enumerate(refs):
-                    same = np.all(frames[i] == ref.render(), axis=-1)
-                    assert same.all(), f"env {i} step {t}: {same.mean():.2%} of pixels equal"
+                robotics_reference.assert_frames_equal(f"{task_id} step {t}", frames, refs)
             action = rng.uniform(-1, 1, (2, 20)).astype(np.float32)
             obs, *_ = ours.step(action)
             unrendered, *_ = plain.step(action)
