@@ -369,3 +369,23 @@ def test_raw_step_rate_resets_an_env_that_truncates_itself():
     steps, _, episodes = rate(spec.env_type, spec.config.env_options, 1000, 0, 0, 1)
     assert steps == 1000
     assert episodes == 1 + 1000 // 10
+
+
+@pytest.mark.parametrize("start_method", ["fork", "spawn"])
+@pytest.mark.parametrize("task", ["FetchPush-v4", "HandManipulateBlock-v0"])
+def test_robotics_gymnasium_workers_patch_the_reference_under_any_start_method(task, start_method):
+    """gymnasium-robotics needs one patch on MuJoCo 4.0.0 (Fetch fails at make without it):
+    the maker applies it in whichever process makes the env, a spawned AsyncVectorEnv worker
+    included. A mujoco-py id (``-v0`` of the Shadow Hand) runs its envfleet id's task."""
+    import gymnasium
+
+    from envfleet.bench.tasks import gymnasium_maker, library_task
+
+    assert library_task("gymnasium", task, "CartPole-v1") == task
+    maker = gymnasium_maker(task)
+    env = gymnasium.vector.AsyncVectorEnv([maker] * 2, context=start_method)
+    try:
+        env.reset(seed=0)
+        env.step(np.zeros((2, *env.single_action_space.shape), dtype=np.float32))
+    finally:
+        env.close()
