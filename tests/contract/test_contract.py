@@ -446,11 +446,19 @@ def render_options(spec) -> dict:
     return dict(render_mode="rgb_array")
 
 
+# Env types whose reference draws one state differently when it draws it again, and which
+# envfleet reproduces frame for frame: HandReach's _render_callback places its goal and
+# fingertip markers from the site positions the previous frame left (docs/families/robotics.md;
+# tests/families/robotics/test_hand.py compares its frame sequences with the reference's).
+REDRAWN_DIFFERENTLY = {"HandReach"}
+
+
 def check_render(env, spec, where: str) -> None:
     """Renders every env (the Gymnasium front end's render(): one frame per env) between the
     steps of a pool whose trajectory is compared with the reference run, which never renders:
     so rendering must leave the simulation as it was. Frames have the configured size, are
-    the same when drawn again, and env_ids picks frames out of the same set."""
+    the same when drawn again (but where the reference's are not: REDRAWN_DIFFERENTLY), and
+    env_ids picks frames out of the same set."""
     if not spec.render.available:
         return
     config = env.spec.config  # the pool's own: its render size may not be the reference's
@@ -464,6 +472,8 @@ def check_render(env, spec, where: str) -> None:
         assert frame.dtype == np.uint8, where
     again = env.render(env_ids=[1, 0])
     assert again.shape == (2, config.render_height, config.render_width, 3), where
+    if spec.env_type in REDRAWN_DIFFERENTLY:
+        return
     np.testing.assert_array_equal(again[0], frames[1], err_msg=f"{where}: render again, env 1")
     np.testing.assert_array_equal(again[1], frames[0], err_msg=f"{where}: render again, env 0")
 
