@@ -68,3 +68,52 @@ function(envfleet_add_module name)
   target_include_directories(${name} PRIVATE ${NUMPY_INCLUDE_DIR})
   target_link_libraries(${name} PRIVATE envfleet_core)
 endfunction()
+
+# envfleet_fetch_sdist(<project> <version> <sha256> <url> <tarball> <out_ok>)
+#   Makes <tarball> (a path in the build dir) hold <project>==<version>'s sdist with <sha256>,
+#   unless it already does: from ENVFLEET_<PROJECT>_SDIST if the caller set that variable to a
+#   local copy, else from <url> (PyPI's immutable file URL), else through `pip download`, which
+#   honours the machine's index configuration (mirrors, proxies; the sdist is only downloaded,
+#   never built). Sets <out_ok> to TRUE when the tarball is there, else FALSE with
+#   <out_ok>_WHY saying what was tried.
+function(envfleet_fetch_sdist project version sha256 url tarball out_ok)
+  string(TOUPPER "${project}" _upper)
+  string(REPLACE "-" "_" _upper "${_upper}")
+  set(_local "${ENVFLEET_${_upper}_SDIST}")
+  get_filename_component(_dir "${tarball}" DIRECTORY)
+  get_filename_component(_file "${tarball}" NAME)
+  file(MAKE_DIRECTORY "${_dir}")
+  set(_tries "")
+  foreach(_source IN ITEMS present local url pip)
+    if(_source STREQUAL "local" AND _local)
+      file(COPY_FILE "${_local}" "${tarball}")
+      list(APPEND _tries "the local copy ${_local}")
+    elseif(_source STREQUAL "url" AND url)
+      message(STATUS "envfleet: downloading the ${project} ${version} sdist")
+      file(DOWNLOAD "${url}" "${tarball}" STATUS _status TLS_VERIFY ON)
+      list(APPEND _tries "${url} (${_status})")
+    elseif(_source STREQUAL "pip")
+      message(STATUS "envfleet: fetching the ${project} ${version} sdist with pip download")
+      execute_process(
+        COMMAND "${Python_EXECUTABLE}" -m pip download --no-deps --no-binary "${project}"
+                --no-build-isolation "${project}==${version}" -d "${_dir}/pip"
+        RESULT_VARIABLE _pip_result OUTPUT_QUIET ERROR_VARIABLE _pip_err)
+      if(EXISTS "${_dir}/pip/${_file}")
+        file(COPY_FILE "${_dir}/pip/${_file}" "${tarball}")
+      endif()
+      list(APPEND _tries "pip download (${_pip_err})")
+    elseif(NOT _source STREQUAL "present")
+      continue()
+    endif()
+    if(EXISTS "${tarball}")
+      file(SHA256 "${tarball}" _hash)
+      if(_hash STREQUAL "${sha256}")
+        set(${out_ok} TRUE PARENT_SCOPE)
+        return()
+      endif()
+    endif()
+  endforeach()
+  set(${out_ok} FALSE PARENT_SCOPE)
+  list(JOIN _tries "; " _why)
+  set(${out_ok}_WHY "could not obtain ${_file} (sha256 ${sha256}); tried ${_why}" PARENT_SCOPE)
+endfunction()

@@ -16,6 +16,7 @@
 #define ENVFLEET_BIND_ENV_MODULE_H_
 
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
@@ -93,7 +94,9 @@ inline nb::object ConfigValueToPython(const ConfigValue& value) {
 // The kind of an option, so Python can check and convert values (an empty default list
 // alone would not say what it holds).
 inline const char* ConfigKind(const ConfigValue& value) {
-  const char* kinds[] = {"bool", "int", "float", "str", "list[str]", "list[float]"};
+  const char* kinds[] = {"bool",      "int",         "float",
+                         "str",       "list[str]",   "list[float]",
+                         "dict[str, list[float]]"};
   return kinds[value.index()];
 }
 
@@ -115,6 +118,8 @@ inline Config ToConfig(const Config& defaults, const nb::dict& options) {
       config.Set(name, nb::cast<std::string>(value));
     } else if (std::holds_alternative<std::vector<double>>(kind)) {
       config.Set(name, nb::cast<std::vector<double>>(value));
+    } else if (std::holds_alternative<ConfigTable>(kind)) {
+      config.Set(name, nb::cast<ConfigTable>(value));
     } else {
       config.Set(name, nb::cast<std::vector<std::string>>(value));
     }

@@ -424,12 +424,15 @@ class Pool {
   // Returns a delivered block whose results are dropped (an env failed producing it).
   void Discard(Block* block) { arena_->Recycle(block); }
 
-  // Stops the workers after they finish what is queued. Idempotent.
+  // Stops the workers after they finish what is queued, then destroys the envs: an env may
+  // hold resources beyond memory (ViZDoom's engine processes and shared memory), which close()
+  // must release at once, not when Python frees the pool. Idempotent.
   void Close() {
     if (closed_) return;
     closed_ = true;
     queue_.Stop(workers_->size());
     workers_->Join();
+    for (EnvRecord& record : envs_) record.env.reset();
   }
 
  private:

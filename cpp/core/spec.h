@@ -164,8 +164,11 @@ inline void CheckShapes(const EnvSpec& spec) {
 
 // Environment options. Each env type publishes its defaults; Python may override any of them
 // by name with a value of the same kind, and unknown names are rejected before anything runs.
-using ConfigValue =
-    std::variant<bool, int64_t, double, std::string, std::vector<std::string>, std::vector<double>>;
+// A table option (ViZDoom's reward_config: game variable -> weights) is a map from names to
+// lists of numbers.
+using ConfigTable = std::map<std::string, std::vector<double>>;
+using ConfigValue = std::variant<bool, int64_t, double, std::string, std::vector<std::string>,
+                                 std::vector<double>, ConfigTable>;
 
 class Config {
  public:

@@ -437,7 +437,12 @@ def _layout(spec: dict | None) -> dict | None:
 
 
 def _frozen(options: dict[str, Any]) -> tuple:
-    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
+    def frozen(v: Any) -> Any:
+        if isinstance(v, dict):
+            return tuple(sorted((k, tuple(e)) for k, e in v.items()))
+        return tuple(v) if isinstance(v, list) else v
+
+    return tuple(sorted((k, frozen(v)) for k, v in options.items()))
 
 
 def _spec_or_none(reg: Registration, module: Any, options: dict[str, Any]) -> dict | None:
@@ -533,6 +538,8 @@ def _coerce(name: str, value: Any, kind: str) -> Any:
         if not isinstance(value, str):
             fail("a str or None")
         return value
+    if kind == "dict[str, list[float]]":
+        return _coerce_table(name, value)
     if value is None:
         return []
     if isinstance(value, str | bytes) or not isinstance(value, Sequence | np.ndarray):
@@ -552,6 +559,32 @@ def _coerce(name: str, value: Any, kind: str) -> Any:
             row = "".join(c.decode() if isinstance(c, bytes) else str(c) for c in row)
         rows.append(row)
     return rows
+
+
+def _coerce_table(name: str, value: Any) -> dict[str, list[float]]:
+    """A table option (``{name: numbers}``, e.g. ViZDoom's reward_config ``{"KILLCOUNT": (1,
+    0)}``) for the core: keys are str (int keys, such as weapon slots, are written as str),
+    each value a number or a sequence of numbers."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise TypeError(f"option {name!r} must be a dict of numbers or sequences, got {value!r}")
+    table = {}
+    for key, entry in value.items():
+        if isinstance(key, bool | np.bool_) or not isinstance(key, str | numbers.Integral):
+            raise TypeError(f"option {name!r}: keys must be str or int, got {key!r}")
+        numbers_ = [entry] if isinstance(entry, numbers.Real) else entry
+        if (
+            isinstance(numbers_, str | bytes)
+            or not isinstance(numbers_, Sequence | np.ndarray)
+            or any(isinstance(v, bool | np.bool_) or not isinstance(v, numbers.Real) for v in numbers_)
+        ):
+            raise TypeError(
+                f"option {name!r}: the value of {key!r} must be a number or a sequence of "
+                f"numbers, got {entry!r}"
+            )
+        table[str(key)] = [float(v) for v in numbers_]
+    return table
 
 
 def _int_arg(name: str, value: Any, minimum: int, maximum: int | None = None) -> int:

@@ -12,10 +12,10 @@
 // does it: the frame loop stops at a game over (and, with episodic_life, at a life loss); the
 // second-to-last and last frames are converted to grayscale (or RGB) through ALE's palette,
 // max-pooled into the last-frame buffer, resized with OpenCV's INTER_AREA arithmetic
-// (resize.h), and pushed onto a ring of `stack_num` frames. A hard reset fills the whole
-// stack with the first frame (FrameStackObservation's "reset" padding). If a step ends early,
-// the buffers keep what AtariPreprocessing's buffers would hold, so observations match it
-// frame for frame, the last one included.
+// (common/image/resize.h), and pushed onto a ring of `stack_num` frames. A hard reset fills
+// the whole stack with the first frame (FrameStackObservation's "reset" padding). If a step
+// ends early, the buffers keep what AtariPreprocessing's buffers would hold, so observations
+// match it frame for frame, the last one included.
 //
 // Reset: ALE reset_game(), then `n` no-op frames with n ~ np_random.integers(1, noop_max + 1)
 // (none when noop_max == 0), then, if use_fire_reset and FIRE is in the action set, FIRE in
@@ -83,7 +83,7 @@
 #include "common/numpy/random.h"
 #include "core/env.h"
 #include "core/spec.h"
-#include "families/atari/resize.h"
+#include "common/image/resize.h"
 
 namespace envfleet {
 namespace atari {
@@ -278,7 +278,7 @@ class AtariEnv : public Env {
     if (static_cast<int>(screen.width()) != kRawWidth || raw_height_ < kMinRawHeight) {
       throw std::runtime_error("unexpected ALE screen size for " + rom_path_);
     }
-    resizer_ = PlaneResizer(raw_height_, kRawWidth, height_, width_,
+    resizer_ = image::PlaneResizer(raw_height_, kRawWidth, height_, width_,
                             config.Get<bool>("use_inter_area_resize"));
     for (int v = 0; v < 256; ++v) {
       // ColourPalette::applyPaletteGrayscale / applyPaletteRGB: pixels are palette indices;
@@ -546,7 +546,7 @@ class AtariEnv : public Env {
   size_t frame_bytes_;
   int raw_height_ = kMinRawHeight;
   int raw_size_ = kMinRawHeight * kRawWidth;
-  PlaneResizer resizer_;
+  image::PlaneResizer resizer_;
 
   std::unique_ptr<ale::ALEInterface> ale_;
   ale::ActionVect action_set_;

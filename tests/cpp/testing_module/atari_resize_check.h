@@ -1,7 +1,7 @@
 // AtariResizeCheck: a fixture env type of the test-only module _envfleet_testing (module.cc),
 // not a game. Each reset or step draws a new uint8 image (uniform noise, Atari-like runs of a
 // few colours, or 0/255 extremes, in turn) and returns it as obs "src" (H, W[, C]) together
-// with its resize by cpp/families/atari/resize.h's PlaneResizer as obs "dst", so
+// with its resize by cpp/common/image/resize.h's PlaneResizer as obs "dst", so
 // tests/families/atari/test_atari_resize.py can compare "dst" with cv2.resize(src) bit for bit
 // through the ordinary pool. Channels are interleaved as cv2 holds them and resized one plane
 // at a time, as the Atari env does. Header-only resize code: no ALE needed.
@@ -15,7 +15,7 @@
 
 #include "core/env.h"
 #include "core/spec.h"
-#include "families/atari/resize.h"
+#include "common/image/resize.h"
 
 namespace envfleet {
 namespace testing {
@@ -98,7 +98,7 @@ class AtariResizeCheckEnv : public Env {
   }
 
   int sh_, sw_, dh_, dw_, c_;
-  atari::PlaneResizer resizer_;
+  image::PlaneResizer resizer_;
   std::vector<uint8_t> src_, dst_, plane_in_, plane_out_;
   int64_t count_ = 0;
 };

@@ -1,4 +1,4 @@
-"""The Atari env's resize (cpp/families/atari/resize.h) against OpenCV, bit for bit.
+"""The Atari env's resize (cpp/common/image/resize.h) against OpenCV, bit for bit.
 
 Random images come from the ``AtariResizeCheck`` fixture type of the test-only module
 _envfleet_testing (tests/cpp/testing_module/atari_resize_check.h; no ALE needed), which returns

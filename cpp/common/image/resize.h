@@ -1,5 +1,5 @@
 // Bit-exact twin of OpenCV's cv::resize for single-channel uint8 images, for the shrinking
-// resizes Atari preprocessing uses (Gymnasium's AtariPreprocessing calls
+// resizes Atari and ViZDoom preprocessing use (Gymnasium's AtariPreprocessing calls
 // cv2.resize(frame, (w, h), interpolation=cv2.INTER_AREA); EnvPool's use_inter_area_resize=False
 // calls cv::resize with INTER_LINEAR). Multi-channel images are resized one plane at a time:
 // OpenCV treats the channels of an interleaved image independently, with the same weights and
@@ -19,15 +19,15 @@
 //                                   (((h0 >> 4) * b0 >> 16) + ((h1 >> 4) * b1 >> 16) + 2) >> 2
 // Every table is computed once, at construction, with OpenCV's own double/float arithmetic;
 // the per-frame work allocates nothing (scratch rows are per thread, sized on a thread's first
-// frame). Enlarging is not supported (OpenCV then switches to other kernels); the Atari env
-// rejects such sizes.
+// frame). Enlarging is not supported (OpenCV then switches to other kernels); the Atari and ViZDoom
+// envs reject such sizes.
 //
 // Exactness notes: products and sums are done in float exactly as OpenCV does them (the build
 // uses -ffp-contract=off, so no FMA). Weight tables are padded to a fixed number of taps per
 // output with zero weights: adding 0 * x to a finite non-negative float leaves it unchanged,
 // so the padding changes no result. Rounding uses round-half-to-even, as cvRound does.
-#ifndef ENVFLEET_FAMILIES_ATARI_RESIZE_H_
-#define ENVFLEET_FAMILIES_ATARI_RESIZE_H_
+#ifndef ENVFLEET_COMMON_IMAGE_RESIZE_H_
+#define ENVFLEET_COMMON_IMAGE_RESIZE_H_
 
 #include <algorithm>
 #include <cfloat>
@@ -43,7 +43,7 @@
 #endif
 
 namespace envfleet {
-namespace atari {
+namespace image {
 
 class PlaneResizer {
  public:
@@ -339,7 +339,7 @@ class PlaneResizer {
   std::vector<int> lx_, lxa_, ly_, lya_;
 };
 
-}  // namespace atari
+}  // namespace image
 }  // namespace envfleet
 
-#endif  // ENVFLEET_FAMILIES_ATARI_RESIZE_H_
+#endif  // ENVFLEET_COMMON_IMAGE_RESIZE_H_

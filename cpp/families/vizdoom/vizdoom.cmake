@@ -1,0 +1,103 @@
+# ViZDoom env family (EnvPool's Doom scenarios): the module envfleet._vizdoom and its engine
+# supervisor; included from CMakeLists.txt.
+#
+# ViZDoom is two programs: the engine (a ZDoom fork, one process per env) and a client library
+# that starts it and drives it tic by tic through Boost.Interprocess message queues and shared
+# memory. The engine comes ready-built in the vizdoom==1.3.2 wheel (with its WADs and
+# scenarios), read at run time from the installed package (envfleet[vizdoom]). The client
+# library is compiled here from the vizdoom 1.3.2 sdist (src/lib, MIT), fetched at configure
+# time into the build dir and never committed, into a static, position-independent library
+# with hidden visibility, linked into _vizdoom only (vizdoom's own Python extension holds
+# another copy; both may be loaded in one process). Its version must equal the engine's: the
+# engine refuses a client of another version at init.
+#
+# The library needs Boost (headers, and the compiled filesystem and thread libraries). Where
+# Boost is missing the family is left out, with a warning naming the Debian packages; its task
+# ids then say what to install. Boost.Interprocess's shared-memory layout is header-only and
+# has not changed between the wheel's Boost 1.66 and Debian's 1.74 (the alignment tests run
+# the wheel's engine against this library).
+#
+# vizdoom_supervisor (supervisor.cc) is the program the client library starts in place of the
+# engine: it starts the engine in a process group of its own (so a terminal's Ctrl-C reaches
+# Python, not the engines) and, when the process that started it dies however it dies
+# (SIGKILL included), kills its engine and removes the instance's shared memory and queues.
+#
+# Options:
+#   ENVFLEET_VIZDOOM=OFF            skip the family
+#   ENVFLEET_VIZDOOM_SDIST=<path>   use a local vizdoom-1.3.2.tar.gz instead of downloading it
+option(ENVFLEET_VIZDOOM "Build the ViZDoom env family (client library from the vizdoom 1.3.2 sdist)" ON)
+set(ENVFLEET_VIZDOOM_SDIST "" CACHE FILEPATH "Local copy of vizdoom-1.3.2.tar.gz (skips the download)")
+if(NOT ENVFLEET_VIZDOOM)
+  message(STATUS "envfleet: ViZDoom family disabled (ENVFLEET_VIZDOOM=OFF)")
+  return()
+endif()
+
+find_package(Boost 1.66 CONFIG QUIET COMPONENTS filesystem thread chrono)
+if(NOT Boost_FOUND)
+  message(WARNING
+    "envfleet: Boost (headers, filesystem, thread, chrono) not found: building without the ViZDoom "
+    "family. On Debian/Ubuntu: apt-get install libboost-dev libboost-filesystem-dev "
+    "libboost-thread-dev libboost-chrono-dev, then reinstall envfleet.")
+  return()
+endif()
+
+set(_vzd_version 1.3.2)
+set(_vzd_sha256 10eef8c2a65111c774ed1311438d95949719d1ac41dc1f7010936dc544f70de2)
+set(_vzd_root "${CMAKE_BINARY_DIR}/_deps/vizdoom")
+set(_vzd_src "${_vzd_root}/vizdoom-${_vzd_version}")
+set(_vzd_stamp "${_vzd_root}/extracted-${_vzd_sha256}.stamp")
+if(NOT EXISTS "${_vzd_stamp}")
+  envfleet_fetch_sdist(vizdoom ${_vzd_version} ${_vzd_sha256}
+    "https://files.pythonhosted.org/packages/source/v/vizdoom/vizdoom-${_vzd_version}.tar.gz"
+    "${_vzd_root}/vizdoom-${_vzd_version}.tar.gz" _vzd_ok)
+  if(NOT _vzd_ok)
+    message(WARNING "envfleet: building without the ViZDoom family: ${_vzd_ok_WHY}. Download it "
+      "yourself and pass -DENVFLEET_VIZDOOM_SDIST=<path> (pip: "
+      "-Ccmake.define.ENVFLEET_VIZDOOM_SDIST=<path>).")
+    return()
+  endif()
+  file(REMOVE_RECURSE "${_vzd_src}")
+  file(ARCHIVE_EXTRACT INPUT "${_vzd_root}/vizdoom-${_vzd_version}.tar.gz"
+       DESTINATION "${_vzd_root}"
+       PATTERNS "vizdoom-${_vzd_version}/src/lib/*" "vizdoom-${_vzd_version}/include/*"
+                "vizdoom-${_vzd_version}/src/vizdoom/src/viz_doom_classes.h")
+  file(TOUCH "${_vzd_stamp}")
+endif()
+
+# ---- the client library ------------------------------------------------------------------------
+set(ViZDoom_VERSION_ID 132)  # as vizdoom's CMakeLists.txt makes it: major minor patch
+set(ViZDoom_VERSION_STR ${_vzd_version})
+configure_file("${_vzd_src}/src/lib/ViZDoomVersion.h.in"
+               "${_vzd_root}/include/ViZDoomVersion.h")
+file(GLOB _vzd_sources CONFIGURE_DEPENDS "${_vzd_src}/src/lib/*.cpp")
+add_library(envfleet_vizdoom_client STATIC ${_vzd_sources})
+target_compile_features(envfleet_vizdoom_client PRIVATE cxx_std_17)
+# src/lib is public for ViZDoomConfigLoader.h (the env reads ViZDoom's button and variable names
+# through it).
+target_include_directories(envfleet_vizdoom_client SYSTEM
+                           PUBLIC "${_vzd_src}/include" "${_vzd_src}/src/lib"
+                           PRIVATE "${_vzd_root}/include")
+target_link_libraries(envfleet_vizdoom_client PUBLIC Boost::headers
+                      PRIVATE Boost::filesystem Boost::thread Boost::chrono Threads::Threads rt)
+target_compile_options(envfleet_vizdoom_client PRIVATE -w)
+set_target_properties(envfleet_vizdoom_client PROPERTIES
+  POSITION_INDEPENDENT_CODE ON
+  CXX_VISIBILITY_PRESET hidden
+  VISIBILITY_INLINES_HIDDEN ON)
+
+# ---- the engine supervisor and the module ------------------------------------------------------
+add_executable(vizdoom_supervisor cpp/families/vizdoom/supervisor.cc)
+install(TARGETS vizdoom_supervisor RUNTIME DESTINATION envfleet)
+
+envfleet_add_module(_vizdoom cpp/families/vizdoom/module.cc)
+target_link_libraries(_vizdoom PRIVATE envfleet_vizdoom_client)
+install(TARGETS _vizdoom LIBRARY DESTINATION envfleet)
+# ViZDoom's client library is MIT (the sdist has no licence file: the text heads every source
+# file): its notice travels with the module.
+file(READ "${_vzd_src}/src/lib/ViZDoomController.cpp" _vzd_head LIMIT 4000)
+string(FIND "${_vzd_head}" "*/" _vzd_end)
+string(SUBSTRING "${_vzd_head}" 0 ${_vzd_end} _vzd_notice)
+string(REGEX REPLACE "^/\\*[ \n]*" "" _vzd_notice "${_vzd_notice}")
+file(WRITE "${_vzd_root}/ViZDoom-MIT-LICENSE.txt" "${_vzd_notice}")
+install(FILES "${_vzd_root}/ViZDoom-MIT-LICENSE.txt" DESTINATION envfleet/licenses)
+message(STATUS "envfleet: ViZDoom family enabled (client library ${_vzd_version}, Boost ${Boost_VERSION})")
