@@ -36,6 +36,7 @@ FAMILIES = {
     "box2d": ("envpool.box2d", "envfleet._box2d"),
     "minigrid": ("envpool.minigrid", "envfleet._minigrid"),
     "robotics": ("envpool.mujoco.robotics", "envfleet._robotics"),
+    "vizdoom": ("envpool.vizdoom", "envfleet._vizdoom"),
 }
 
 # family -> {EnvPool id: why envfleet leaves it out}. Empty: envfleet has every one.

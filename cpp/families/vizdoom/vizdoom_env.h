@@ -48,6 +48,7 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -95,15 +96,13 @@ inline std::string Absolute(const std::string& path) {
 
 inline std::unique_ptr<Game> LoadScenario(const Config& config) {
   const std::string cfg = Absolute(config.Get<std::string>("cfg_path"));
-  if (cfg.empty()) {
-    throw std::invalid_argument(
-        "cfg_path is empty: VizdoomCustom-v1 needs cfg_path (a ViZDoom scenario .cfg) and "
-        "usually wad_path (its .wad)");
-  }
-  files::CheckFile("cfg_path", cfg, 1 << 20);
   const std::string wad = Absolute(config.Get<std::string>("wad_path"));
   if (!wad.empty()) files::CheckFile("wad_path", wad, uintmax_t{1} << 30);
   auto game = std::make_unique<Game>();
+  // No cfg (VizdoomCustom-v1 as registered): ViZDoom's own defaults, the IWAD's map01 with no
+  // buttons and no game variables but the info's; a cfg_path is what makes it a scenario.
+  if (cfg.empty()) return game;
+  files::CheckFile("cfg_path", cfg, 1 << 20);
   bool loaded = false;
   try {
     loaded = game->loadConfig(cfg);
@@ -164,8 +163,16 @@ class VizdoomEnv : public Env {
       spec.action = Discrete("action", static_cast<int64_t>(
                                            CombinedActions(buttons, config).size()));
     } else {
-      spec.action = Box("action", DType::kFloat64, {static_cast<int64_t>(buttons.size())},
-                        {-kHuge}, {kHuge});
+      // A binary button is pressed by any value but 0 (1 by convention); a delta button takes
+      // any number (ViZDoom clips it to the button's max value when one is set).
+      std::vector<double> low, high;
+      for (vzd::Button b : buttons) {
+        const bool delta = b >= vzd::LOOK_UP_DOWN_DELTA;
+        low.push_back(delta ? -kInf : 0.0);
+        high.push_back(delta ? kInf : 1.0);
+      }
+      spec.action = Box("action", DType::kFloat64, {static_cast<int64_t>(buttons.size())}, low,
+                        high);
     }
     spec.render = {game->getScreenWidth(), game->getScreenHeight(), /*resizable=*/false,
                    /*fps=*/35.0 / static_cast<double>(config.Get<int64_t>("frame_skip")),
@@ -360,7 +367,7 @@ class VizdoomEnv : public Env {
   }
 
  private:
-  static constexpr double kHuge = 1.7976931348623157e308;
+  static constexpr double kInf = std::numeric_limits<double>::infinity();
 
   static ConfigTable DefaultRewardConfig() {
     return {{"FRAGCOUNT", {1, -1.5}},         {"KILLCOUNT", {1, 0}},
