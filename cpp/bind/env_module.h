@@ -94,9 +94,8 @@ inline nb::object ConfigValueToPython(const ConfigValue& value) {
 // The kind of an option, so Python can check and convert values (an empty default list
 // alone would not say what it holds).
 inline const char* ConfigKind(const ConfigValue& value) {
-  const char* kinds[] = {"bool",      "int",         "float",
-                         "str",       "list[str]",   "list[float]",
-                         "dict[str, list[float]]"};
+  const char* kinds[] = {
+      "bool", "int", "float", "str", "list[str]", "list[float]", "dict[str, list[float]]"};
   return kinds[value.index()];
 }
 

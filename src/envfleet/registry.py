@@ -577,7 +577,9 @@ def _coerce_table(name: str, value: Any) -> dict[str, list[float]]:
         if (
             isinstance(numbers_, str | bytes)
             or not isinstance(numbers_, Sequence | np.ndarray)
-            or any(isinstance(v, bool | np.bool_) or not isinstance(v, numbers.Real) for v in numbers_)
+            or any(
+                isinstance(v, bool | np.bool_) or not isinstance(v, numbers.Real) for v in numbers_
+            )
         ):
             raise TypeError(
                 f"option {name!r}: the value of {key!r} must be a number or a sequence of "

@@ -80,10 +80,10 @@
 #include "ale/emucore/MD5.hxx"
 #include "ale/games/Roms.hpp"
 #include "common/files.h"
+#include "common/image/resize.h"
 #include "common/numpy/random.h"
 #include "core/env.h"
 #include "core/spec.h"
-#include "common/image/resize.h"
 
 namespace envfleet {
 namespace atari {
@@ -279,7 +279,7 @@ class AtariEnv : public Env {
       throw std::runtime_error("unexpected ALE screen size for " + rom_path_);
     }
     resizer_ = image::PlaneResizer(raw_height_, kRawWidth, height_, width_,
-                            config.Get<bool>("use_inter_area_resize"));
+                                   config.Get<bool>("use_inter_area_resize"));
     for (int v = 0; v < 256; ++v) {
       // ColourPalette::applyPaletteGrayscale / applyPaletteRGB: pixels are palette indices;
       // the entry after an even index holds its luminance. Some games (AirRaid's missiles)

@@ -46,8 +46,7 @@ inline int ButtonFromName(const std::string& name) {
   try {
     return static_cast<int>(NameLookup::stringToButton(Lower(name)));
   } catch (...) {
-    throw std::invalid_argument("delta_button_config: '" + name +
-                                "' is not a ViZDoom button");
+    throw std::invalid_argument("delta_button_config: '" + name + "' is not a ViZDoom button");
   }
 }
 
@@ -55,23 +54,40 @@ inline int ButtonFromName(const std::string& name) {
 inline std::string GameVariableName(::vizdoom::GameVariable v) {
   namespace vzd = ::vizdoom;
   switch (v) {
-    case vzd::AMMO2: return "AMMO2";
-    case vzd::AMMO3: return "AMMO3";
-    case vzd::AMMO4: return "AMMO4";
-    case vzd::AMMO5: return "AMMO5";
-    case vzd::AMMO6: return "AMMO6";
-    case vzd::AMMO7: return "AMMO7";
-    case vzd::ARMOR: return "ARMOR";
-    case vzd::DAMAGECOUNT: return "DAMAGECOUNT";
-    case vzd::DEATHCOUNT: return "DEATHCOUNT";
-    case vzd::FRAGCOUNT: return "FRAGCOUNT";
-    case vzd::HEALTH: return "HEALTH";
-    case vzd::HITCOUNT: return "HITCOUNT";
-    case vzd::KILLCOUNT: return "KILLCOUNT";
-    case vzd::SELECTED_WEAPON: return "SELECTED_WEAPON";
-    case vzd::SELECTED_WEAPON_AMMO: return "SELECTED_WEAPON_AMMO";
-    case vzd::USER2: return "USER2";
-    default: return "GAME_VARIABLE_" + std::to_string(static_cast<int>(v));
+    case vzd::AMMO2:
+      return "AMMO2";
+    case vzd::AMMO3:
+      return "AMMO3";
+    case vzd::AMMO4:
+      return "AMMO4";
+    case vzd::AMMO5:
+      return "AMMO5";
+    case vzd::AMMO6:
+      return "AMMO6";
+    case vzd::AMMO7:
+      return "AMMO7";
+    case vzd::ARMOR:
+      return "ARMOR";
+    case vzd::DAMAGECOUNT:
+      return "DAMAGECOUNT";
+    case vzd::DEATHCOUNT:
+      return "DEATHCOUNT";
+    case vzd::FRAGCOUNT:
+      return "FRAGCOUNT";
+    case vzd::HEALTH:
+      return "HEALTH";
+    case vzd::HITCOUNT:
+      return "HITCOUNT";
+    case vzd::KILLCOUNT:
+      return "KILLCOUNT";
+    case vzd::SELECTED_WEAPON:
+      return "SELECTED_WEAPON";
+    case vzd::SELECTED_WEAPON_AMMO:
+      return "SELECTED_WEAPON_AMMO";
+    case vzd::USER2:
+      return "USER2";
+    default:
+      return "GAME_VARIABLE_" + std::to_string(static_cast<int>(v));
   }
 }
 
@@ -108,7 +124,7 @@ class ActionSetBuilder {
   }
 
  private:
-  static constexpr int kFirstDelta = 38;  // LOOK_UP_DOWN_DELTA
+  static constexpr int kFirstDelta = 38;   // LOOK_UP_DOWN_DELTA
   static constexpr int kEnd = 43;          // BUTTON_COUNT
   static constexpr int kFirstWeapon = 21;  // SELECT_WEAPON1
   static constexpr int kLastWeapon = 30;   // SELECT_WEAPON0

@@ -71,10 +71,10 @@ namespace vzd = ::vizdoom;
 
 // EnvPool's info keys (the game variables it adds to every scenario), in its spec's order.
 constexpr std::array<vzd::GameVariable, 16> kInfoVariables = {
-    vzd::AMMO2,          vzd::AMMO3,   vzd::AMMO4,       vzd::AMMO5,
-    vzd::AMMO6,          vzd::AMMO7,   vzd::ARMOR,       vzd::DAMAGECOUNT,
-    vzd::DEATHCOUNT,     vzd::FRAGCOUNT, vzd::HEALTH,    vzd::HITCOUNT,
-    vzd::KILLCOUNT,      vzd::SELECTED_WEAPON, vzd::SELECTED_WEAPON_AMMO, vzd::USER2};
+    vzd::AMMO2,  vzd::AMMO3,    vzd::AMMO4,       vzd::AMMO5,           vzd::AMMO6,
+    vzd::AMMO7,  vzd::ARMOR,    vzd::DAMAGECOUNT, vzd::DEATHCOUNT,      vzd::FRAGCOUNT,
+    vzd::HEALTH, vzd::HITCOUNT, vzd::KILLCOUNT,   vzd::SELECTED_WEAPON, vzd::SELECTED_WEAPON_AMMO,
+    vzd::USER2};
 
 // The path of the supervisor program installed beside this module (vizdoom.cmake).
 std::string SupervisorPath();
@@ -133,15 +133,14 @@ class VizdoomEnv : public Env {
             {"use_inter_area_resize", true},
             {"weapon_duration", int64_t{5}},
             {"reward_config", DefaultRewardConfig()},
-            {"selected_weapon_reward_config",
-             ConfigTable{{"0", {0.0002}},
-                         {"1", {0.0002}},
-                         {"2", {0.0002}},
-                         {"3", {0.001}},
-                         {"4", {0.001}},
-                         {"5", {0.001}},
-                         {"6", {0.002}},
-                         {"7", {0.002}}}},
+            {"selected_weapon_reward_config", ConfigTable{{"0", {0.0002}},
+                                                          {"1", {0.0002}},
+                                                          {"2", {0.0002}},
+                                                          {"3", {0.001}},
+                                                          {"4", {0.001}},
+                                                          {"5", {0.001}},
+                                                          {"6", {0.002}},
+                                                          {"7", {0.002}}}},
             {"delta_button_config", ConfigTable{}}};
   }
 
@@ -160,8 +159,8 @@ class VizdoomEnv : public Env {
     }
     const auto buttons = game->getAvailableButtons();
     if (config.Get<bool>("use_combined_action")) {
-      spec.action = Discrete("action", static_cast<int64_t>(
-                                           CombinedActions(buttons, config).size()));
+      spec.action =
+          Discrete("action", static_cast<int64_t>(CombinedActions(buttons, config).size()));
     } else {
       // A binary button is pressed by any value but 0 (1 by convention); a delta button takes
       // any number (ViZDoom clips it to the button's max value when one is set).
@@ -171,8 +170,8 @@ class VizdoomEnv : public Env {
         low.push_back(delta ? -kInf : 0.0);
         high.push_back(delta ? kInf : 1.0);
       }
-      spec.action = Box("action", DType::kFloat64, {static_cast<int64_t>(buttons.size())}, low,
-                        high);
+      spec.action =
+          Box("action", DType::kFloat64, {static_cast<int64_t>(buttons.size())}, low, high);
     }
     spec.render = {game->getScreenWidth(), game->getScreenHeight(), /*resizable=*/false,
                    /*fps=*/35.0 / static_cast<double>(config.Get<int64_t>("frame_skip")),
@@ -222,8 +221,8 @@ class VizdoomEnv : public Env {
       if (variables_[i] == vzd::DAMAGECOUNT) damagecount_ = static_cast<int>(i);
     }
     for (vzd::GameVariable v : kInfoVariables) {
-      info_index_.push_back(static_cast<int>(
-          std::find(variables_.begin(), variables_.end(), v) - variables_.begin()));
+      info_index_.push_back(static_cast<int>(std::find(variables_.begin(), variables_.end(), v) -
+                                             variables_.begin()));
     }
     ReadRewardWeights(config);
     const auto buttons = game_->getAvailableButtons();
@@ -433,8 +432,8 @@ class VizdoomEnv : public Env {
     if (height > game.getScreenHeight() || width > game.getScreenWidth()) {
       throw std::invalid_argument(
           "img_height x img_width " + std::to_string(height) + "x" + std::to_string(width) +
-          " is larger than the scenario's screen (" + std::to_string(game.getScreenHeight()) +
-          "x" + std::to_string(game.getScreenWidth()) +
+          " is larger than the scenario's screen (" + std::to_string(game.getScreenHeight()) + "x" +
+          std::to_string(game.getScreenWidth()) +
           "): frames are shrunk, never enlarged; pick a larger screen_resolution in the cfg");
     }
   }

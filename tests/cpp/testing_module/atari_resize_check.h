@@ -13,9 +13,9 @@
 #include <stdexcept>
 #include <vector>
 
+#include "common/image/resize.h"
 #include "core/env.h"
 #include "core/spec.h"
-#include "common/image/resize.h"
 
 namespace envfleet {
 namespace testing {
