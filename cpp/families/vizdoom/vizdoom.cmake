@@ -45,7 +45,7 @@ set(_vzd_version 1.3.2)
 set(_vzd_sha256 10eef8c2a65111c774ed1311438d95949719d1ac41dc1f7010936dc544f70de2)
 set(_vzd_root "${CMAKE_BINARY_DIR}/_deps/vizdoom")
 set(_vzd_src "${_vzd_root}/vizdoom-${_vzd_version}")
-set(_vzd_stamp "${_vzd_root}/extracted-${_vzd_sha256}.stamp")
+set(_vzd_stamp "${_vzd_root}/extracted-${_vzd_sha256}-1.stamp")  # -1: the edit below
 if(NOT EXISTS "${_vzd_stamp}")
   envfleet_fetch_sdist(vizdoom ${_vzd_version} ${_vzd_sha256}
     "https://files.pythonhosted.org/packages/source/v/vizdoom/vizdoom-${_vzd_version}.tar.gz"
@@ -61,6 +61,20 @@ if(NOT EXISTS "${_vzd_stamp}")
        DESTINATION "${_vzd_root}"
        PATTERNS "vizdoom-${_vzd_version}/src/lib/*" "vizdoom-${_vzd_version}/include/*"
                 "vizdoom-${_vzd_version}/src/vizdoom/src/viz_doom_classes.h")
+  # The one edit to the extracted sources (a null check, in the three places close() and
+  # restartMap() read it): when an engine fails to start (a scenario without a
+  # player start, a bad WAD), DoomController::init() calls close() before the game state is
+  # mapped, and close() reads gameState->DEMO_RECORDING through a null pointer: the process
+  # crashes instead of raising. The guard makes it raise ViZDoom's own error.
+  set(_vzd_controller "${_vzd_src}/src/lib/ViZDoomController.cpp")
+  file(READ "${_vzd_controller}" _vzd_code)
+  string(FIND "${_vzd_code}" "if (this->gameState->DEMO_RECORDING)" _vzd_at)
+  if(_vzd_at EQUAL -1)
+    message(FATAL_ERROR "envfleet: ViZDoomController.cpp is not the 1.3.2 source expected")
+  endif()
+  string(REPLACE "if (this->gameState->DEMO_RECORDING)"
+                 "if (this->gameState && this->gameState->DEMO_RECORDING)" _vzd_code "${_vzd_code}")
+  file(WRITE "${_vzd_controller}" "// envfleet: null checks on gameState added (vizdoom.cmake says why)\n${_vzd_code}")
   file(TOUCH "${_vzd_stamp}")
 endif()
 

@@ -70,6 +70,9 @@ for _scenario, _folder in _FOLDERS.items():
         wad_path=os.path.join(_folder, f"{_scenario}.wad") if _folder else "",
         vzd_path=_ENGINE,
         iwad_path=_IWAD,
+        # These arenas have deathmatch starts and no single-player start: the engine refuses
+        # them without -deathmatch (EnvPool registers them so since its 1.2.5 release).
+        game_args="-deathmatch" if _scenario in ("cig", "multi_duel") else "",
     )
 register(
     "VizdoomCustom-v1",
