@@ -222,6 +222,59 @@ def test_robotics_model_files(hostile_files):
     _assert_raised(r, "per-env xml_file", "ValueError", "per_env_options[2]", "MuJoCo")
 
 
+def _vizdoom_built() -> bool:
+    try:
+        envfleet.make_spec("Basic-v1")
+    except envfleet.EngineNotInstalledError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _vizdoom_built(), reason="no ViZDoom family (no Boost at build time)")
+def test_vizdoom_scenario_files(hostile_files):
+    """The ViZDoom family reads a scenario's cfg and WAD, the IWAD and the engine from paths the
+    options give: a bad one is a ValueError naming the option, and an engine that cannot start
+    a RuntimeError saying so, before make() returns; nothing is left running either way."""
+    d = hostile_files
+    (d / "not_a_config.cfg").write_text("this is = not { a config\n")
+    make = "envfleet.make('Basic-v1', num_envs=2, {})"
+    cases = [
+        ("missing cfg_path", make.format("cfg_path='/nonexistent/basic.cfg'")),
+        ("cfg_path a FIFO", make.format(f"cfg_path='{d / 'fifo'}'")),
+        ("cfg_path /dev/zero", make.format(f"cfg_path='{d / 'zero'}'")),
+        ("cfg_path not a config", make.format(f"cfg_path='{d / 'not_a_config.cfg'}'")),
+        ("missing wad_path", make.format("wad_path='/nonexistent/basic.wad'")),
+        ("wad_path a FIFO", make.format(f"wad_path='{d / 'fifo'}'")),
+        ("wad_path a folder", make.format(f"wad_path='{d / 'folder'}'")),
+        ("missing engine", make.format("vzd_path='/nonexistent/vizdoom'")),
+        ("engine not executable", make.format(f"vzd_path='{d / 'garbage'}'")),
+        ("engine that exits", make.format("vzd_path='/bin/true'")),
+        ("missing iwad", make.format("iwad_path='/nonexistent/freedoom2.wad'")),
+        ("garbage iwad", make.format(f"iwad_path='{d / 'garbage'}'")),
+        # cig.wad has deathmatch starts only: without -deathmatch the engine refuses the map.
+        (
+            "map without a player start",
+            make.format("cfg_path=CIG['cfg_path'], wad_path=CIG['wad_path']"),
+        ),
+    ]
+    cig = {k: v for k, v in envfleet.registry.registration("Cig-v1").options.items() if "path" in k}
+    cases = [(label, f"CIG = {cig!r}\n{code}") for label, code in cases]
+    r = _run_cases(cases)
+    _assert_raised(r, "missing cfg_path", "ValueError", "Basic-v1", "cfg_path", "does not exist")
+    for label in ("cfg_path a FIFO", "cfg_path /dev/zero"):
+        _assert_raised(r, label, "ValueError", "cfg_path", "not a regular file")
+    _assert_raised(r, "cfg_path not a config", "ValueError", "not a ViZDoom config")
+    _assert_raised(r, "missing wad_path", "ValueError", "wad_path", "does not exist")
+    for label in ("wad_path a FIFO", "wad_path a folder"):
+        _assert_raised(r, label, "ValueError", "wad_path", "not a regular file")
+    _assert_raised(r, "missing engine", "ValueError", "vzd_path", "does not exist")
+    _assert_raised(r, "engine not executable", "ValueError", "vzd_path", "not executable")
+    _assert_raised(r, "engine that exits", "RuntimeError", "engine did not start", "/bin/true")
+    _assert_raised(r, "missing iwad", "ValueError", "iwad_path", "does not exist")
+    _assert_raised(r, "garbage iwad", "RuntimeError", "engine did not start")
+    _assert_raised(r, "map without a player start", "RuntimeError", "No player 1 start")
+
+
 @pytest.mark.skipif("CheetahRun-v1" not in envfleet.list_all_envs(), reason="no dm_control")
 def test_dm_control_suite_folder(hostile_files):
     d = hostile_files

@@ -248,6 +248,25 @@ FAMILIES: dict[str, list[Task]] = {
             max_envs=3,
         ),
     ],
+    # ViZDoom: an engine process per env; episodic_life may continue a game after a death.
+    "vizdoom": [
+        Task(
+            "Basic-v1",
+            {
+                "use_combined_action": st.booleans(),
+                "frame_skip": st.sampled_from([1, 4]),
+                "img_height": st.sampled_from([84, 30]),
+            },
+            max_envs=3,
+        ),
+        Task(
+            "DefendTheCenter-v1",
+            {"episodic_life": st.booleans(), "stack_num": st.sampled_from([1, 4])},
+            max_envs=3,
+            may_continue=True,
+        ),
+        Task("D3Battle-v1", {"use_combined_action": st.booleans()}, max_envs=2),
+    ],
 }
 
 # Examples (pools made) and calls per pool, per profile: cheap families get many, the
@@ -1004,6 +1023,7 @@ TestDmControl = _machine("dm_control")
 TestMiniGrid = _machine("minigrid")
 TestMiniGridWFC = _machine("minigrid_wfc")
 TestRobotics = _machine("robotics")
+TestVizdoom = _machine("vizdoom")
 
 
 # ---------------------------------------------------------------------------------------------

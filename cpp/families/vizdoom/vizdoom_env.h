@@ -242,12 +242,8 @@ class VizdoomEnv : public Env {
                                    config.Get<bool>("use_inter_area_resize"));
     frame_bytes_ = static_cast<size_t>(channels_) * height_ * width_;
     stack_.assign(frame_bytes_ * stack_num_, 0);
-    try {
-      game_->init();
-    } catch (const std::exception& e) {
-      throw std::runtime_error(std::string("the ViZDoom engine did not start: ") + e.what() +
-                               " (engine " + engine + ")");
-    }
+    engine_ = engine;
+    StartEngine();
   }
 
   ~VizdoomEnv() override {
@@ -265,7 +261,12 @@ class VizdoomEnv : public Env {
 
   // A new episode: every explicit reset, a time limit, and a finished episode.
   void Reset() override {
-    if (episode_count_ > 0) {
+    if (!game_->isRunning()) {
+      // The engine died (the step that found it raised): a new one, whose first episode
+      // starts at init. The seed sequence goes on from the instance's generator.
+      game_->close();
+      StartEngine();
+    } else if (episode_count_ > 0) {
       if (lmp_dir_.empty()) {
         game_->newEpisode();
       } else {
@@ -302,7 +303,13 @@ class VizdoomEnv : public Env {
       std::copy(buttons, buttons + num_buttons_, action_.begin());
       game_->setAction(action_);
     }
-    game_->advanceAction(frame_skip_, true);
+    try {
+      game_->advanceAction(frame_skip_, true);
+    } catch (const vzd::ViZDoomUnexpectedExitException&) {
+      throw std::runtime_error(
+          "its ViZDoom engine process exited unexpectedly (killed, or crashed); the env's next "
+          "reset starts a new engine");
+    }
     terminated_ = game_->isEpisodeFinished() || (episodic_life_ && game_->isPlayerDead());
     Observe(/*new_episode=*/false);
   }
@@ -367,6 +374,15 @@ class VizdoomEnv : public Env {
 
  private:
   static constexpr double kInf = std::numeric_limits<double>::infinity();
+
+  void StartEngine() {
+    try {
+      game_->init();
+    } catch (const std::exception& e) {
+      throw std::runtime_error(std::string("the ViZDoom engine did not start: ") + e.what() +
+                               " (engine " + engine_ + ")");
+    }
+  }
 
   static ConfigTable DefaultRewardConfig() {
     return {{"FRAGCOUNT", {1, -1.5}},         {"KILLCOUNT", {1, 0}},
@@ -584,6 +600,7 @@ class VizdoomEnv : public Env {
     }
   }
 
+  std::string engine_;
   ScratchDir scratch_{"envfleet-vizdoom-"};  // the engine's ini: never the user's cwd
   std::unique_ptr<Game> game_;
   int stack_num_;
