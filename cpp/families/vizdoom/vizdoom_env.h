@@ -31,7 +31,8 @@
 // Observations: each channel plane of the screen buffer (planar or interleaved formats alike)
 // resized to img_height x img_width with OpenCV's INTER_AREA (or INTER_LINEAR) arithmetic
 // (common/image/resize.h), stacked stack_num deep, oldest first, channel-first; a new episode
-// fills the stack with its first frame. render() is the engine's full screen as RGB.
+// fills the stack with its first frame (frame_stack.h). The depth, labels and automap buffers
+// can be observed the same way (extra obs keys). render() is the engine's full screen as RGB.
 //
 // Where this deliberately differs from EnvPool 1.2.5: an explicit reset() always starts a new
 // episode (EnvPool plays a no-op step when the episode is not over); screens are never
@@ -58,9 +59,9 @@
 #include "ViZDoom.h"
 #include "ViZDoomController.h"
 #include "common/files.h"
-#include "common/image/resize.h"
 #include "core/env.h"
 #include "core/spec.h"
+#include "families/vizdoom/frame_stack.h"
 #include "families/vizdoom/names.h"
 #include "families/vizdoom/scratch_dir.h"
 
@@ -141,7 +142,13 @@ class VizdoomEnv : public Env {
                                                           {"5", {0.001}},
                                                           {"6", {0.002}},
                                                           {"7", {0.002}}}},
-            {"delta_button_config", ConfigTable{}}};
+            {"delta_button_config", ConfigTable{}},
+            // ViZDoom's other buffers as extra observation keys (not in EnvPool): "depth"
+            // (stack_num, H, W), "labels" (the same, nearest-neighbour resized object ids) and
+            // "automap" (like "obs").
+            {"depth_buffer", false},
+            {"labels_buffer", false},
+            {"automap_buffer", false}};
   }
 
   static EnvSpec Spec(const Config& config) {
@@ -154,6 +161,18 @@ class VizdoomEnv : public Env {
     CheckImageSize(config, *game);
     EnvSpec spec;
     spec.obs = {Box("obs", DType::kUint8, {stack * channels, height, width}, {0.0}, {255.0})};
+    if (config.Get<bool>("depth_buffer")) {
+      spec.obs.push_back(Box("depth", DType::kUint8, {stack, height, width}, {0.0}, {255.0}));
+    }
+    if (config.Get<bool>("labels_buffer")) {
+      spec.obs.push_back(Box("labels", DType::kUint8, {stack, height, width}, {0.0}, {255.0}));
+    }
+    if (config.Get<bool>("automap_buffer")) {
+      spec.obs.push_back(
+          Box("automap", DType::kUint8, {stack * channels, height, width}, {0.0}, {255.0}));
+    }
+    // With extra buffers the observation is a dict keyed by buffer ("obs" the screen).
+    if (spec.obs.size() > 1) spec.obs_layout = ObsLayout::kDict;
     for (vzd::GameVariable v : kInfoVariables) {
       spec.info.push_back(Box(GameVariableName(v), DType::kFloat64, {}, {}, {}));
     }
@@ -212,6 +231,12 @@ class VizdoomEnv : public Env {
     game_->setDoomMap(config.Get<std::string>("map_id"));
     game_->setDoomConfigPath(scratch_.path() + "/vizdoom.ini");
     game_->setSeed(static_cast<unsigned>(seed));
+    depth_ = config.Get<bool>("depth_buffer");
+    labels_ = config.Get<bool>("labels_buffer");
+    automap_ = config.Get<bool>("automap_buffer");
+    if (depth_) game_->setDepthBufferEnabled(true);
+    if (labels_) game_->setLabelsBufferEnabled(true);
+    if (automap_) game_->setAutomapBufferEnabled(true);
     for (vzd::GameVariable v : kInfoVariables) game_->addAvailableGameVariable(v);
 
     variables_ = game_->getAvailableGameVariables();
@@ -232,16 +257,19 @@ class VizdoomEnv : public Env {
     values_.assign(variables_.size(), 0.0);
     last_values_.assign(variables_.size(), 0.0);
 
-    channels_ = game_->getScreenChannels();
+    const int channels = game_->getScreenChannels();
     raw_height_ = game_->getScreenHeight();
     raw_width_ = game_->getScreenWidth();
-    planar_ = channels_ == 1 || game_->getScreenFormat() == vzd::CRCGCB ||
-              game_->getScreenFormat() == vzd::CBCGCR;
-    plane_.assign(static_cast<size_t>(raw_height_) * raw_width_, 0);
-    resizer_ = image::PlaneResizer(raw_height_, raw_width_, height_, width_,
-                                   config.Get<bool>("use_inter_area_resize"));
-    frame_bytes_ = static_cast<size_t>(channels_) * height_ * width_;
-    stack_.assign(frame_bytes_ * stack_num_, 0);
+    const bool planar =
+        game_->getScreenFormat() == vzd::CRCGCB || game_->getScreenFormat() == vzd::CBCGCR;
+    const bool area = config.Get<bool>("use_inter_area_resize");
+    const auto stack = [&](int c, bool p, bool nearest) {
+      return FrameStack(c, p, raw_height_, raw_width_, height_, width_, stack_num_, area, nearest);
+    };
+    screen_ = stack(channels, planar, false);
+    if (depth_) depth_stack_ = stack(1, true, false);
+    if (labels_) labels_stack_ = stack(1, true, /*nearest=*/true);
+    if (automap_) automap_stack_ = stack(channels, planar, false);
     engine_ = engine;
     StartEngine();
   }
@@ -315,15 +343,14 @@ class VizdoomEnv : public Env {
   }
 
   void Write(const OutputSlot& out) const override {
-    uint8_t* obs = out.Get<uint8_t>(0);
-    for (int i = 0; i < stack_num_; ++i) {
-      const int slot = (head_ + 1 + i) % stack_num_;
-      std::memcpy(obs + static_cast<size_t>(i) * frame_bytes_,
-                  stack_.data() + static_cast<size_t>(slot) * frame_bytes_, frame_bytes_);
-    }
+    size_t key = 0;
+    screen_.Write(out.Get<uint8_t>(key++));
+    if (depth_) depth_stack_.Write(out.Get<uint8_t>(key++));
+    if (labels_) labels_stack_.Write(out.Get<uint8_t>(key++));
+    if (automap_) automap_stack_.Write(out.Get<uint8_t>(key++));
     for (size_t k = 0; k < info_index_.size(); ++k) {
       const size_t i = static_cast<size_t>(info_index_[k]);
-      *out.Get<double>(1 + k) = i < values_.size() ? values_[i] : 0.0;
+      *out.Get<double>(key + k) = i < values_.size() ? values_[i] : 0.0;
     }
   }
 
@@ -575,29 +602,10 @@ class VizdoomEnv : public Env {
       reward += static_cast<float>(weapon_reward_[static_cast<size_t>(weapon)]);
     }
     reward_ = reward;
-    PushFrame(state_->screenBuffer->data(), /*fill=*/new_episode);
-  }
-
-  void PushFrame(const uint8_t* screen, bool fill) {
-    head_ = (head_ + 1) % stack_num_;
-    uint8_t* frame = stack_.data() + static_cast<size_t>(head_) * frame_bytes_;
-    const size_t raw_plane = static_cast<size_t>(raw_height_) * raw_width_;
-    const size_t plane = static_cast<size_t>(height_) * width_;
-    for (int c = 0; c < channels_; ++c) {
-      const uint8_t* src = screen + static_cast<size_t>(c) * raw_plane;
-      if (!planar_) {  // interleaved pixels: gather channel c
-        for (size_t p = 0; p < raw_plane; ++p) plane_[p] = screen[p * channels_ + c];
-        src = plane_.data();
-      }
-      resizer_.Resize(src, frame + static_cast<size_t>(c) * plane);
-    }
-    if (fill) {
-      for (int i = 0; i < stack_num_; ++i) {
-        if (i != head_) {
-          std::memcpy(stack_.data() + static_cast<size_t>(i) * frame_bytes_, frame, frame_bytes_);
-        }
-      }
-    }
+    screen_.Push(state_->screenBuffer->data(), /*fill=*/new_episode);
+    if (depth_) depth_stack_.Push(state_->depthBuffer->data(), new_episode);
+    if (labels_) labels_stack_.Push(state_->labelsBuffer->data(), new_episode);
+    if (automap_) automap_stack_.Push(state_->automapBuffer->data(), new_episode);
   }
 
   std::string engine_;
@@ -625,13 +633,9 @@ class VizdoomEnv : public Env {
   std::vector<std::vector<double>> action_set_;
   std::vector<double> action_;
 
-  int channels_ = 1, raw_height_ = 0, raw_width_ = 0;
-  bool planar_ = true;
-  std::vector<uint8_t> plane_;
-  image::PlaneResizer resizer_;
-  size_t frame_bytes_ = 0;
-  std::vector<uint8_t> stack_;
-  int head_ = 0;
+  int raw_height_ = 0, raw_width_ = 0;
+  bool depth_ = false, labels_ = false, automap_ = false;
+  FrameStack screen_, depth_stack_, labels_stack_, automap_stack_;
   vzd::GameStatePtr state_;
 };
 
