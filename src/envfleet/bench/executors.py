@@ -409,8 +409,9 @@ def envpool_make(task: str, options: dict[str, Any], **pool: Any):
             _ENVPOOL_GL_CONTEXT.make_current()
     import envpool
 
-    from envfleet.bench.tasks import envpool_options
+    from envfleet.bench.tasks import envpool_options, envpool_working_folder
 
+    envpool_working_folder(task)
     return envpool.make_gymnasium(task, **pool, **envpool_options(task, options))
 
 

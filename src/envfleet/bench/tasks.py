@@ -24,6 +24,9 @@ runs its own CartPole-v1. Two cases need a translation:
   packages lack their pattern images).
   dm_control 1.0.50 needs one patch to run on MuJoCo 4.0.0, applied to the bench's process
   only (:func:`patch_dm_control_for_mujoco_4`).
+- ViZDoom ids: EnvPool has the same ids; Gymnasium runs vizdoom 1.3.2's own ``DoomGame`` with
+  EnvPool's settings, reward and preprocessing (:mod:`envfleet.bench.vizdoom_reference`), and
+  EnvPool runs in a working folder of its own (:func:`envpool_working_folder`).
 - Gymnasium-Robotics ids: EnvPool has the same ids; Gymnasium runs gymnasium-robotics 1.4.2's
   envs under the same ids (the v4 id for Fetch's v1, the v1/v3 ids for the Shadow Hand's v0:
   the reference's mujoco-py versions), with one patch for MuJoCo 4.0.0 applied in each process
@@ -94,6 +97,8 @@ def gymnasium_maker(task: str, options: dict[str, Any] | None = None) -> Callabl
     if robotics_task(task):
         # A spawned AsyncVectorEnv worker starts without the patch: the maker applies it there.
         return lambda: _gymnasium_robotics(task, extra)
+    if vizdoom_task(task):
+        return lambda: _vizdoom_reference(task, extra)
     if task not in gymnasium.registry:
         return None
     if extra.pop("from_pixels", False):
@@ -257,6 +262,39 @@ def dm_control_maker(task: str) -> Callable[[int], Any] | None:
         return suite.load(*suite_task, task_kwargs={"random": seed})
 
     return make
+
+
+def vizdoom_task(task: str) -> bool:
+    """Whether ``task`` is one of envfleet's ViZDoom ids."""
+    from envfleet import registry
+
+    return _is_envfleet_task(task) and registry.registration(task).family.name == "vizdoom"
+
+
+def _vizdoom_reference(task: str, options: dict[str, Any]):
+    """vizdoom's own DoomGame doing ``task``'s work (:mod:`envfleet.bench.vizdoom_reference`)."""
+    from envfleet.bench.vizdoom_reference import VizdoomReference
+
+    return VizdoomReference(task, **options)
+
+
+def envpool_working_folder(task: str) -> None:
+    """Moves this process into a folder of its own before EnvPool makes ViZDoom envs: its
+    engines write an ini file and a ./_vizdoom folder in the working directory, and several
+    starting at once race to create that folder (one fails, "File exists", and EnvPool 1.2.5
+    then crashes). The folder is made here first, so that no engine creates it."""
+    if not vizdoom_task(task):
+        return
+    import os
+    import tempfile
+
+    import atexit
+    import shutil
+
+    folder = tempfile.mkdtemp(prefix="envfleet-bench-envpool-vizdoom-")
+    os.makedirs(os.path.join(folder, "_vizdoom"))
+    os.chdir(folder)
+    atexit.register(shutil.rmtree, folder, True)
 
 
 def _is_envfleet_task(task: str) -> bool:
