@@ -285,11 +285,10 @@ def envpool_working_folder(task: str) -> None:
     then crashes). The folder is made here first, so that no engine creates it."""
     if not vizdoom_task(task):
         return
-    import os
-    import tempfile
-
     import atexit
+    import os
     import shutil
+    import tempfile
 
     folder = tempfile.mkdtemp(prefix="envfleet-bench-envpool-vizdoom-")
     os.makedirs(os.path.join(folder, "_vizdoom"))

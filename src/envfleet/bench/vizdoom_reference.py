@@ -219,7 +219,10 @@ class VizdoomReference(gymnasium.Env):
         return np.concatenate(self.frames, axis=0)
 
     def _info(self) -> dict[str, float]:
-        return {name: float(self.values[i]) for name, i in zip(INFO_VARIABLES, self.info_index)}
+        return {
+            name: float(self.values[i])
+            for name, i in zip(INFO_VARIABLES, self.info_index, strict=True)
+        }
 
     def _observe(self, new_episode: bool) -> float:
         """EnvPool's GetState: game variables, reward, the next stacked frame (vizdoom_env.h
