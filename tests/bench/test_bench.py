@@ -389,3 +389,34 @@ def test_robotics_gymnasium_workers_patch_the_reference_under_any_start_method(t
         env.step(np.zeros((2, *env.single_action_space.shape), dtype=np.float32))
     finally:
         env.close()
+
+
+def _vizdoom_built() -> bool:
+    try:
+        envfleet.make_spec("Basic-v1")
+    except envfleet.EngineNotInstalledError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _vizdoom_built(), reason="no ViZDoom family (no Boost at build time)")
+@pytest.mark.parametrize(
+    "name", ["gymnasium-async", "envpool-sync", "envpool-async", "envfleet-sync", "envfleet-async"]
+)
+def test_vizdoom_executors_do_envfleets_work(name, tmp_path, monkeypatch):
+    """vizdoom's own DoomGame stands for a ViZDoom id under Gymnasium (in forked workers too),
+    with envfleet's spaces; EnvPool runs its engines from a working folder of its own, which
+    nothing is left in afterwards."""
+    import os
+
+    monkeypatch.chdir(tmp_path)  # the cell's process moves (EnvPool); the test's returns
+    task = "Basic-v1"
+    batch = 2
+    num_envs = 2 * batch if EXECUTORS[name].mode == "async" else batch
+    actions = make_actions(task, batch, 4, seed=0)
+    executor = build(name, task, num_envs, batch, 1, 0, actions, {"use_combined_action": True})
+    try:
+        assert executor.run(40) == 40 * batch  # Basic's episodes end within these steps
+    finally:
+        executor.close()
+    assert not os.listdir(tmp_path), "the engines wrote into the working directory"
