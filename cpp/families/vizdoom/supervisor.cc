@@ -136,18 +136,21 @@ int main(int argc, char** argv) {
 
   int status = 0;
   for (;;) {
-    int sig = 0;
-    if (sigwait(&wait_for, &sig) != 0) continue;
+    siginfo_t info{};
+    const int sig = sigwaitinfo(&wait_for, &info);
+    if (sig < 0) continue;
     if (sig == SIGCHLD) {
       const pid_t done = waitpid(child, &status, WNOHANG);
       if (done == child) break;
       continue;
     }
-    // SIGTERM (the owner died, or someone ends the env) or SIGHUP.
+    // SIGTERM or SIGHUP: the owner's launcher thread ended (the kernel sends the death signal
+    // in the name of the owner's process: si_pid is its pid; the whole process is going,
+    // though it may not be gone yet, so getppid() cannot tell), or someone ends the env.
     kill(child, SIGKILL);
     while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
-    if (getppid() != parent) RemoveScratchFolder(config_path);
+    if (info.si_pid == parent || getppid() != parent) RemoveScratchFolder(config_path);
     break;
   }
   RemoveInstanceObjects(instance_id);
