@@ -69,17 +69,15 @@ function(envfleet_add_module name)
   target_link_libraries(${name} PRIVATE envfleet_core)
 endfunction()
 
-# envfleet_fetch_sdist(<project> <version> <sha256> <url> <tarball> <out_ok>)
+# envfleet_fetch_sdist(<project> <version> <sha256> <url> <tarball> <local_copy> <out_ok>)
 #   Makes <tarball> (a path in the build dir) hold <project>==<version>'s sdist with <sha256>,
-#   unless it already does: from ENVFLEET_<PROJECT>_SDIST if the caller set that variable to a
-#   local copy, else from <url> (PyPI's immutable file URL), else through `pip download`, which
-#   honours the machine's index configuration (mirrors, proxies; the sdist is only downloaded,
-#   never built). Sets <out_ok> to TRUE when the tarball is there, else FALSE with
-#   <out_ok>_WHY saying what was tried.
-function(envfleet_fetch_sdist project version sha256 url tarball out_ok)
-  string(TOUPPER "${project}" _upper)
-  string(REPLACE "-" "_" _upper "${_upper}")
-  set(_local "${ENVFLEET_${_upper}_SDIST}")
+#   unless it already does: from <local_copy> if given (a user's -DENVFLEET_<F>_SDIST=<path>),
+#   else from <url> (PyPI's immutable file URL), else through `pip download`, which honours the
+#   machine's index configuration (mirrors, proxies; the sdist is only downloaded, never
+#   built). Sets <out_ok> to TRUE when the tarball is there, else FALSE with <out_ok>_WHY
+#   saying what was tried. Used by every family whose engine comes from an sdist.
+function(envfleet_fetch_sdist project version sha256 url tarball local_copy out_ok)
+  set(_local "${local_copy}")
   get_filename_component(_dir "${tarball}" DIRECTORY)
   get_filename_component(_file "${tarball}" NAME)
   file(MAKE_DIRECTORY "${_dir}")

@@ -28,9 +28,10 @@ class EngineNotInstalledError(ImportError):
             if family.extra
             else "reinstall envfleet (this build lacks the module)"
         )
+        build = f" {family.build_note}" if getattr(family, "build_note", "") else ""
         super().__init__(
             f"the {family.name} family needs {family.module}, which cannot be loaded here "
-            f"({reason}). Install its engine with: {install}",
+            f"({reason}). Install its engine with: {install}.{build}",
             name=family.module,
         )
         self.family = family

@@ -85,6 +85,9 @@ class Family:
     extra: str | None = None
     requires: tuple[str, ...] = ()
     libraries: tuple[str, ...] = ()
+    # What building the module needs beyond a compiler, said when it is missing (the build
+    # leaves a module out where its engine's build requirements are missing).
+    build_note: str = ""
     # EnvPool's import path for the family's ids (``envpool.mujoco.gym``), which its registry
     # reports (``envpool.registration.registry.specs[id][0]``) and its code groups ids by;
     # None where EnvPool has no such family.

@@ -56,49 +56,14 @@ set(_ale_tarball "${_ale_root}/ale_py-${_ale_version}.tar.gz")
 set(_ale_src "${_ale_root}/ale_py-${_ale_version}/src")
 set(_ale_stamp "${_ale_root}/extracted-${_ale_sha256}.stamp")
 
-function(_envfleet_ale_hash_ok path out)
-  set(${out} FALSE PARENT_SCOPE)
-  if(EXISTS "${path}")
-    file(SHA256 "${path}" _hash)
-    if(_hash STREQUAL _ale_sha256)
-      set(${out} TRUE PARENT_SCOPE)
-    endif()
-  endif()
-endfunction()
-
 if(NOT EXISTS "${_ale_stamp}")
-  file(MAKE_DIRECTORY "${_ale_root}")
-  _envfleet_ale_hash_ok("${_ale_tarball}" _ok)
-  if(NOT _ok AND ENVFLEET_ALE_SDIST)
-    file(COPY_FILE "${ENVFLEET_ALE_SDIST}" "${_ale_tarball}")
-    _envfleet_ale_hash_ok("${_ale_tarball}" _ok)
-  endif()
-  if(NOT _ok)
-    message(STATUS "envfleet: downloading the ale-py ${_ale_version} sdist")
-    file(DOWNLOAD "${_ale_url}" "${_ale_tarball}" STATUS _status TLS_VERIFY ON)
-    list(GET _status 0 _code)
-    _envfleet_ale_hash_ok("${_ale_tarball}" _ok)
-  endif()
-  if(NOT _ok)
-    # No direct route to files.pythonhosted.org: ask pip, which honours the machine's index
-    # configuration (mirrors, proxies). --no-build-isolation: the sdist's metadata is prepared
-    # with the scikit-build-core and nanobind that this build already has.
-    message(STATUS "envfleet: direct download failed (${_status}); trying pip download")
-    execute_process(
-      COMMAND "${Python_EXECUTABLE}" -m pip download --no-deps --no-binary ale-py
-              --no-build-isolation "ale-py==${_ale_version}" -d "${_ale_root}/pip"
-      RESULT_VARIABLE _pip_result OUTPUT_QUIET ERROR_VARIABLE _pip_err)
-    if(EXISTS "${_ale_root}/pip/ale_py-${_ale_version}.tar.gz")
-      file(COPY_FILE "${_ale_root}/pip/ale_py-${_ale_version}.tar.gz" "${_ale_tarball}")
-    endif()
-    _envfleet_ale_hash_ok("${_ale_tarball}" _ok)
-  endif()
-  if(NOT _ok)
+  envfleet_fetch_sdist(ale-py ${_ale_version} ${_ale_sha256} "${_ale_url}" "${_ale_tarball}"
+                       "${ENVFLEET_ALE_SDIST}" _ale_ok)
+  if(NOT _ale_ok)
     message(FATAL_ERROR
-      "envfleet: could not obtain ale_py-${_ale_version}.tar.gz (sha256 ${_ale_sha256}).\n"
+      "envfleet: ${_ale_ok_WHY}.\n"
       "Download it yourself and pass -DENVFLEET_ALE_SDIST=<path> (pip: "
-      "-Ccmake.define.ENVFLEET_ALE_SDIST=<path>), or build without Atari: -DENVFLEET_ATARI=OFF.\n"
-      "pip said: ${_pip_err}")
+      "-Ccmake.define.ENVFLEET_ALE_SDIST=<path>), or build without Atari: -DENVFLEET_ATARI=OFF.")
   endif()
   file(REMOVE_RECURSE "${_ale_root}/ale_py-${_ale_version}")
   file(ARCHIVE_EXTRACT INPUT "${_ale_tarball}" DESTINATION "${_ale_root}"

@@ -39,47 +39,14 @@ set(_box2d_tarball "${_box2d_root}/box2d-py-${_box2d_version}.tar.gz")
 set(_box2d_src "${_box2d_root}/box2d-py-${_box2d_version}")
 set(_box2d_stamp "${_box2d_root}/extracted-${_box2d_sha256}.stamp")
 
-function(_envfleet_box2d_hash_ok path out)
-  set(${out} FALSE PARENT_SCOPE)
-  if(EXISTS "${path}")
-    file(SHA256 "${path}" _hash)
-    if(_hash STREQUAL _box2d_sha256)
-      set(${out} TRUE PARENT_SCOPE)
-    endif()
-  endif()
-endfunction()
-
 if(NOT EXISTS "${_box2d_stamp}")
-  file(MAKE_DIRECTORY "${_box2d_root}")
-  _envfleet_box2d_hash_ok("${_box2d_tarball}" _ok)
-  if(NOT _ok AND ENVFLEET_BOX2D_SDIST)
-    file(COPY_FILE "${ENVFLEET_BOX2D_SDIST}" "${_box2d_tarball}")
-    _envfleet_box2d_hash_ok("${_box2d_tarball}" _ok)
-  endif()
-  if(NOT _ok)
-    message(STATUS "envfleet: downloading the box2d-py ${_box2d_version} sdist")
-    file(DOWNLOAD "${_box2d_url}" "${_box2d_tarball}" STATUS _status TLS_VERIFY ON)
-    _envfleet_box2d_hash_ok("${_box2d_tarball}" _ok)
-  endif()
-  if(NOT _ok)
-    # No direct route to files.pythonhosted.org: ask pip, which honours the machine's index
-    # configuration (mirrors, proxies). The sdist is only downloaded, never built.
-    message(STATUS "envfleet: direct download failed (${_status}); trying pip download")
-    execute_process(
-      COMMAND "${Python_EXECUTABLE}" -m pip download --no-deps --no-binary box2d-py
-              --no-build-isolation "box2d-py==${_box2d_version}" -d "${_box2d_root}/pip"
-      RESULT_VARIABLE _pip_result OUTPUT_QUIET ERROR_VARIABLE _pip_err)
-    if(EXISTS "${_box2d_root}/pip/box2d-py-${_box2d_version}.tar.gz")
-      file(COPY_FILE "${_box2d_root}/pip/box2d-py-${_box2d_version}.tar.gz" "${_box2d_tarball}")
-    endif()
-    _envfleet_box2d_hash_ok("${_box2d_tarball}" _ok)
-  endif()
-  if(NOT _ok)
+  envfleet_fetch_sdist(box2d-py ${_box2d_version} ${_box2d_sha256} "${_box2d_url}"
+                       "${_box2d_tarball}" "${ENVFLEET_BOX2D_SDIST}" _box2d_ok)
+  if(NOT _box2d_ok)
     message(FATAL_ERROR
-      "envfleet: could not obtain box2d-py-${_box2d_version}.tar.gz (sha256 ${_box2d_sha256}).\n"
+      "envfleet: ${_box2d_ok_WHY}.\n"
       "Download it yourself and pass -DENVFLEET_BOX2D_SDIST=<path> (pip: "
-      "-Ccmake.define.ENVFLEET_BOX2D_SDIST=<path>), or build without Box2D: -DENVFLEET_BOX2D=OFF.\n"
-      "pip said: ${_pip_err}")
+      "-Ccmake.define.ENVFLEET_BOX2D_SDIST=<path>), or build without Box2D: -DENVFLEET_BOX2D=OFF.")
   endif()
   file(REMOVE_RECURSE "${_box2d_src}")
   file(ARCHIVE_EXTRACT INPUT "${_box2d_tarball}" DESTINATION "${_box2d_root}"

@@ -49,7 +49,7 @@ set(_vzd_stamp "${_vzd_root}/extracted-${_vzd_sha256}-1.stamp")  # -1: the edit 
 if(NOT EXISTS "${_vzd_stamp}")
   envfleet_fetch_sdist(vizdoom ${_vzd_version} ${_vzd_sha256}
     "https://files.pythonhosted.org/packages/source/v/vizdoom/vizdoom-${_vzd_version}.tar.gz"
-    "${_vzd_root}/vizdoom-${_vzd_version}.tar.gz" _vzd_ok)
+    "${_vzd_root}/vizdoom-${_vzd_version}.tar.gz" "${ENVFLEET_VIZDOOM_SDIST}" _vzd_ok)
   if(NOT _vzd_ok)
     message(WARNING "envfleet: building without the ViZDoom family: ${_vzd_ok_WHY}. Download it "
       "yourself and pass -DENVFLEET_VIZDOOM_SDIST=<path> (pip: "

@@ -27,6 +27,11 @@ VIZDOOM = Family(
     extra="vizdoom",
     requires=("vizdoom",),
     envpool_package="envpool.vizdoom",
+    build_note=(
+        "envfleet._vizdoom is built only where Boost is found at build time (Debian: apt-get "
+        "install libboost-dev libboost-filesystem-dev libboost-thread-dev libboost-chrono-dev), "
+        "then reinstall envfleet"
+    ),
 )
 
 # The scenarios of vizdoom 1.3.2's scenarios/ that EnvPool 1.2.5 lists (every .cfg with a .wad

@@ -222,3 +222,15 @@ def test_same_seed_same_trajectories_across_pool_layouts():
             for t, (a, b) in enumerate(zip(base[i], other[i], strict=True)):
                 np.testing.assert_array_equal(a[0], b[0], err_msg=f"{pool} env {i} step {t}")
                 assert a[1:] == b[1:], (pool, i, t)
+
+
+def test_a_build_without_the_module_names_the_fix():
+    """Where the build found no Boost, the module is missing: the error names the extra and
+    the build requirement."""
+    import dataclasses
+
+    family = envfleet.registry.registration("Basic-v1").family
+    missing = dataclasses.replace(family, module="envfleet._vizdoom_not_built")
+    with pytest.raises(envfleet.EngineNotInstalledError) as err:
+        missing.engine()
+    assert "envfleet[vizdoom]" in str(err.value) and "libboost-dev" in str(err.value)
