@@ -91,11 +91,21 @@ function(envfleet_fetch_sdist project version sha256 url tarball local_copy out_
       file(DOWNLOAD "${url}" "${tarball}" STATUS _status TLS_VERIFY ON)
       list(APPEND _tries "${url} (${_status})")
     elseif(_source STREQUAL "pip")
+      # The build's Python first; under pip's build isolation it may have no pip, so then the
+      # pip on PATH (the user's environment's).
       message(STATUS "envfleet: fetching the ${project} ${version} sdist with pip download")
       execute_process(
         COMMAND "${Python_EXECUTABLE}" -m pip download --no-deps --no-binary "${project}"
                 --no-build-isolation "${project}==${version}" -d "${_dir}/pip"
         RESULT_VARIABLE _pip_result OUTPUT_QUIET ERROR_VARIABLE _pip_err)
+      find_program(_envfleet_path_pip NAMES pip3 pip)
+      if(NOT EXISTS "${_dir}/pip/${_file}" AND _envfleet_path_pip)
+        execute_process(
+          COMMAND "${_envfleet_path_pip}" download --no-deps --no-binary "${project}"
+                  --no-build-isolation "${project}==${version}" -d "${_dir}/pip"
+          RESULT_VARIABLE _pip_result OUTPUT_QUIET ERROR_VARIABLE _pip_err2)
+        string(APPEND _pip_err " / ${_envfleet_path_pip}: ${_pip_err2}")
+      endif()
       if(EXISTS "${_dir}/pip/${_file}")
         file(COPY_FILE "${_dir}/pip/${_file}" "${tarball}")
       endif()

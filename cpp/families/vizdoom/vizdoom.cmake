@@ -48,7 +48,7 @@ set(_vzd_src "${_vzd_root}/vizdoom-${_vzd_version}")
 set(_vzd_stamp "${_vzd_root}/extracted-${_vzd_sha256}-1.stamp")  # -1: the edit below
 if(NOT EXISTS "${_vzd_stamp}")
   envfleet_fetch_sdist(vizdoom ${_vzd_version} ${_vzd_sha256}
-    "https://files.pythonhosted.org/packages/source/v/vizdoom/vizdoom-${_vzd_version}.tar.gz"
+    "https://files.pythonhosted.org/packages/42/17/bac513f66800598eab4869ec93021efb09beda7d02b42750dff8a7615838/vizdoom-${_vzd_version}.tar.gz"
     "${_vzd_root}/vizdoom-${_vzd_version}.tar.gz" "${ENVFLEET_VIZDOOM_SDIST}" _vzd_ok)
   if(NOT _vzd_ok)
     message(WARNING "envfleet: building without the ViZDoom family: ${_vzd_ok_WHY}. Download it "
@@ -109,9 +109,12 @@ install(TARGETS _vizdoom LIBRARY DESTINATION envfleet)
 # ViZDoom's client library is MIT (the sdist has no licence file: the text heads every source
 # file): its notice travels with the module.
 file(READ "${_vzd_src}/src/lib/ViZDoomController.cpp" _vzd_head LIMIT 4000)
+string(FIND "${_vzd_head}" "/*" _vzd_begin)
 string(FIND "${_vzd_head}" "*/" _vzd_end)
-string(SUBSTRING "${_vzd_head}" 0 ${_vzd_end} _vzd_notice)
-string(REGEX REPLACE "^/\\*[ \n]*" "" _vzd_notice "${_vzd_notice}")
+math(EXPR _vzd_begin "${_vzd_begin} + 2")
+math(EXPR _vzd_length "${_vzd_end} - ${_vzd_begin}")
+string(SUBSTRING "${_vzd_head}" ${_vzd_begin} ${_vzd_length} _vzd_notice)
+string(STRIP "${_vzd_notice}" _vzd_notice)
 file(WRITE "${_vzd_root}/ViZDoom-MIT-LICENSE.txt" "${_vzd_notice}")
 install(FILES "${_vzd_root}/ViZDoom-MIT-LICENSE.txt" DESTINATION envfleet/licenses)
 message(STATUS "envfleet: ViZDoom family enabled (client library ${_vzd_version}, Boost ${Boost_VERSION})")
