@@ -46,7 +46,11 @@ ASAN_PYTESTS=(tests/core tests/test_bad_input.py tests/fuzz
               tests/families/box2d/test_lunar_lander.py::test_scripted_landings
               tests/families/box2d/test_bipedal_walker.py::test_random_actions
               tests/families/box2d/test_bipedal_walker.py::test_scripted_walks
-              tests/families/box2d/test_car_racing.py::test_render_frames)
+              tests/families/box2d/test_car_racing.py::test_render_frames
+              # ViZDoom's engines are processes of a foreign, uninstrumented binary: the ASan
+              # runtime preloaded for Python reaches them through the environment and they die
+              # at start. The family's C++ runs in _vizdoom, which this build does not cover.
+              --deselect tests/fuzz/test_api_fuzz.py::TestVizdoom)
 TSAN_CPP_TESTS=('Pool.*' 'ActionQueue.*' 'Semaphore.*' 'ThreadPool.*' 'ParallelFor.*' 'Block*')
 TSAN_PYTESTS=(tests/core/test_concurrency.py tests/core/test_pool.py
               tests/core/test_thread_stress.py tests/core/test_faults.py
