@@ -69,52 +69,64 @@ function(envfleet_add_module name)
   target_link_libraries(${name} PRIVATE envfleet_core)
 endfunction()
 
-# envfleet_fetch_sdist(<project> <version> <sha256> <url> <tarball> <local_copy> <out_ok>)
-#   Makes <tarball> (a path in the build dir) hold <project>==<version>'s sdist with <sha256>,
-#   unless it already does: from <local_copy> if given (a user's -DENVFLEET_<F>_SDIST=<path>),
-#   else from <url> (PyPI's immutable file URL), else through `pip download`, which honours the
-#   machine's index configuration (mirrors, proxies; the sdist is only downloaded, never
-#   built). Sets <out_ok> to TRUE when the tarball is there, else FALSE with <out_ok>_WHY
-#   saying what was tried. Used by every family whose engine comes from an sdist.
-function(envfleet_fetch_sdist project version sha256 url tarball local_copy out_ok)
+# envfleet_fetch_pypi_file(<project> <version> <sha256> <url> <file> <local_copy> <out_ok>)
+#   Makes <file> (a path in the build dir) hold <project>==<version>'s sdist (a .tar.gz <file>)
+#   or wheel (a .whl <file>) with <sha256>, unless it already does: from <local_copy> if given
+#   (a user's -DENVFLEET_<F>_SDIST=<path>), else from <url> (PyPI's immutable file URL), else
+#   through `pip download`, which honours the machine's index configuration (mirrors, proxies;
+#   nothing is built or installed). Sets <out_ok> to TRUE when the file is there, else FALSE
+#   with <out_ok>_WHY saying what was tried. Used by every family whose engine comes from PyPI.
+function(envfleet_fetch_pypi_file project version sha256 url path local_copy out_ok)
   set(_local "${local_copy}")
-  get_filename_component(_dir "${tarball}" DIRECTORY)
-  get_filename_component(_file "${tarball}" NAME)
+  get_filename_component(_dir "${path}" DIRECTORY)
+  get_filename_component(_file "${path}" NAME)
   file(MAKE_DIRECTORY "${_dir}")
+  if(_file MATCHES "\\.whl$")
+    # The wheel's own tags, whatever Python runs the build: the file is unpacked, not installed.
+    string(REGEX MATCH "-(cp[0-9]+)-[^-]+-([^-]+)\\.whl$" _tags "${_file}")
+    string(REPLACE "." ";" _platforms "${CMAKE_MATCH_2}")
+    list(GET _platforms -1 _platform)
+    string(REGEX REPLACE "^cp" "" _python "${CMAKE_MATCH_1}")
+    set(_pip_kind --only-binary :all: --python-version ${_python} --platform ${_platform})
+    set(_kind wheel)
+  else()
+    set(_pip_kind --no-binary "${project}" --no-build-isolation)
+    set(_kind sdist)
+  endif()
   set(_tries "")
   foreach(_source IN ITEMS present local url pip)
     if(_source STREQUAL "local" AND _local)
-      file(COPY_FILE "${_local}" "${tarball}")
+      file(COPY_FILE "${_local}" "${path}")
       list(APPEND _tries "the local copy ${_local}")
     elseif(_source STREQUAL "url" AND url)
-      message(STATUS "envfleet: downloading the ${project} ${version} sdist")
-      file(DOWNLOAD "${url}" "${tarball}" STATUS _status TLS_VERIFY ON)
+      message(STATUS "envfleet: downloading the ${project} ${version} ${_kind}")
+      file(DOWNLOAD "${url}" "${path}" STATUS _status TLS_VERIFY ON)
       list(APPEND _tries "${url} (${_status})")
     elseif(_source STREQUAL "pip")
       # The build's Python first; under pip's build isolation it may have no pip, so then the
       # pip on PATH (the user's environment's).
-      message(STATUS "envfleet: fetching the ${project} ${version} sdist with pip download")
+      message(STATUS "envfleet: fetching the ${project} ${version} ${_kind} with pip download")
       execute_process(
-        COMMAND "${Python_EXECUTABLE}" -m pip download --no-deps --no-binary "${project}"
-                --no-build-isolation "${project}==${version}" -d "${_dir}/pip"
+        COMMAND "${Python_EXECUTABLE}" -m pip download --no-deps ${_pip_kind}
+                "${project}==${version}" -d "${_dir}/pip"
         RESULT_VARIABLE _pip_result OUTPUT_QUIET ERROR_VARIABLE _pip_err)
       find_program(_envfleet_path_pip NAMES pip3 pip)
       if(NOT EXISTS "${_dir}/pip/${_file}" AND _envfleet_path_pip)
         execute_process(
-          COMMAND "${_envfleet_path_pip}" download --no-deps --no-binary "${project}"
-                  --no-build-isolation "${project}==${version}" -d "${_dir}/pip"
+          COMMAND "${_envfleet_path_pip}" download --no-deps ${_pip_kind}
+                  "${project}==${version}" -d "${_dir}/pip"
           RESULT_VARIABLE _pip_result OUTPUT_QUIET ERROR_VARIABLE _pip_err2)
         string(APPEND _pip_err " / ${_envfleet_path_pip}: ${_pip_err2}")
       endif()
       if(EXISTS "${_dir}/pip/${_file}")
-        file(COPY_FILE "${_dir}/pip/${_file}" "${tarball}")
+        file(COPY_FILE "${_dir}/pip/${_file}" "${path}")
       endif()
       list(APPEND _tries "pip download (${_pip_err})")
     elseif(NOT _source STREQUAL "present")
       continue()
     endif()
-    if(EXISTS "${tarball}")
-      file(SHA256 "${tarball}" _hash)
+    if(EXISTS "${path}")
+      file(SHA256 "${path}" _hash)
       if(_hash STREQUAL "${sha256}")
         set(${out_ok} TRUE PARENT_SCOPE)
         return()

@@ -57,7 +57,7 @@ set(_ale_src "${_ale_root}/ale_py-${_ale_version}/src")
 set(_ale_stamp "${_ale_root}/extracted-${_ale_sha256}.stamp")
 
 if(NOT EXISTS "${_ale_stamp}")
-  envfleet_fetch_sdist(ale-py ${_ale_version} ${_ale_sha256} "${_ale_url}" "${_ale_tarball}"
+  envfleet_fetch_pypi_file(ale-py ${_ale_version} ${_ale_sha256} "${_ale_url}" "${_ale_tarball}"
                        "${ENVFLEET_ALE_SDIST}" _ale_ok)
   if(NOT _ale_ok)
     message(FATAL_ERROR

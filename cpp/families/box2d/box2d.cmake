@@ -40,7 +40,7 @@ set(_box2d_src "${_box2d_root}/box2d-py-${_box2d_version}")
 set(_box2d_stamp "${_box2d_root}/extracted-${_box2d_sha256}.stamp")
 
 if(NOT EXISTS "${_box2d_stamp}")
-  envfleet_fetch_sdist(box2d-py ${_box2d_version} ${_box2d_sha256} "${_box2d_url}"
+  envfleet_fetch_pypi_file(box2d-py ${_box2d_version} ${_box2d_sha256} "${_box2d_url}"
                        "${_box2d_tarball}" "${ENVFLEET_BOX2D_SDIST}" _box2d_ok)
   if(NOT _box2d_ok)
     message(FATAL_ERROR

@@ -47,7 +47,7 @@ set(_vzd_root "${CMAKE_BINARY_DIR}/_deps/vizdoom")
 set(_vzd_src "${_vzd_root}/vizdoom-${_vzd_version}")
 set(_vzd_stamp "${_vzd_root}/extracted-${_vzd_sha256}-1.stamp")  # -1: the edit below
 if(NOT EXISTS "${_vzd_stamp}")
-  envfleet_fetch_sdist(vizdoom ${_vzd_version} ${_vzd_sha256}
+  envfleet_fetch_pypi_file(vizdoom ${_vzd_version} ${_vzd_sha256}
     "https://files.pythonhosted.org/packages/42/17/bac513f66800598eab4869ec93021efb09beda7d02b42750dff8a7615838/vizdoom-${_vzd_version}.tar.gz"
     "${_vzd_root}/vizdoom-${_vzd_version}.tar.gz" "${ENVFLEET_VIZDOOM_SDIST}" _vzd_ok)
   if(NOT _vzd_ok)

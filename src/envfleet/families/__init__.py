@@ -20,6 +20,7 @@ FAMILIES = (
     "minigrid",
     "robotics",
     "vizdoom",
+    "procgen",
 )
 
 for _name in FAMILIES:

@@ -1,0 +1,39 @@
+// envfleet._procgen: the Procgen family (procgen 0.10.7's games, run by its engine library
+// libenv.so from the procgen2 wheel, installed beside this module by procgen.cmake). Task ids
+// and options: src/envfleet/families/procgen.py.
+#include <dlfcn.h>
+#include <nanobind/nanobind.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "bind/env_module.h"
+#include "bind/error_text.h"
+#include "families/procgen/procgen_env.h"
+
+namespace envfleet::procgen {
+
+std::string EngineRoot() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&EngineRoot), &info) == 0 || info.dli_fname == nullptr) {
+    throw std::runtime_error("cannot locate the envfleet._procgen module file");
+  }
+  const std::string path = info.dli_fname;
+  return path.substr(0, path.rfind('/') + 1) + "procgen_engine";
+}
+
+}  // namespace envfleet::procgen
+
+namespace {
+struct ProcgenModule {};  // tags this module's Pool type (cpp/bind/env_module.h)
+}  // namespace
+
+NB_MODULE(_procgen, m) {
+  m.doc() =
+      "envfleet's Procgen family: procgen 0.10.7's 16 games, one engine instance per env, "
+      "stepped by the pool into zero-copy batches.";
+  static envfleet::EnvTypeMap types = {
+      {"Procgen", envfleet::MakeEnvType<envfleet::procgen::ProcgenEnv>()}};
+  envfleet::bind::BindEnvModule<ProcgenModule>(m, types);
+  envfleet::bind::RegisterErrorTextTranslator();
+}
