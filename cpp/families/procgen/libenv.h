@@ -19,6 +19,7 @@
 
 #include <dlfcn.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include <cstdint>
 #include <cstring>
@@ -101,6 +102,18 @@ inline const LibenvApi& Api() {
     return a;
   }();
   return api;
+}
+
+// procgen exits the process when an image it loads (once, at the first libenv_make) is
+// missing; the folder at least must be there.
+inline void CheckAssets() {
+  const std::string root = AssetRoot();
+  struct stat st {};
+  const std::string probe = root + "kenney/Players/128x256/Beige/alienBeige_stand.png";
+  if (stat(probe.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+    throw std::runtime_error("procgen's assets are missing from " + root + " (" + probe +
+                             " not found): reinstall envfleet");
+  }
 }
 
 // libenv_make's options, built as typed name/value pairs (strings as uint8 arrays).

@@ -34,6 +34,14 @@ NB_MODULE(_procgen, m) {
       "stepped by the pool into zero-copy batches.";
   static envfleet::EnvTypeMap types = {
       {"Procgen", envfleet::MakeEnvType<envfleet::procgen::ProcgenEnv>()}};
+  // The engine is loaded with the module, so that a missing or broken one fails the import,
+  // which make() reports as EngineNotInstalledError (naming the extra and the build note).
+  try {
+    envfleet::procgen::Api();
+    envfleet::procgen::CheckAssets();
+  } catch (const std::exception& e) {
+    throw nanobind::import_error(e.what());
+  }
   envfleet::bind::BindEnvModule<ProcgenModule>(m, types);
   envfleet::bind::RegisterErrorTextTranslator();
 }

@@ -88,3 +88,55 @@ def import_minigrid(target: Path | None = None) -> ModuleType:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     return import_reference(*MINIGRID, target)
+
+
+# procgen's own Python interface (ProcgenGym3Env, the reference of the Procgen family) is the
+# procgen2 0.10.7 wheel's, which pins numpy<2 and gym3 (itself numpy<2): it runs in a venv of
+# its own, with these exact versions, and is driven through a subprocess
+# (envfleet/bench/procgen_reference.py). gym3 and procgen2 are installed without their declared
+# requirements: gym3's video, viewer and ffmpeg dependencies are not needed to step an env
+# (gym3 imports imageio at import, nothing else of them).
+PROCGEN = ("procgen2", "0.10.7")
+PROCGEN_VENV_REQUIREMENTS = (
+    "numpy==1.26.4",
+    "cffi==1.17.1",
+    "filelock==3.16.1",
+    "imageio==2.37.0",
+    "pillow==11.3.0",
+    "gym==0.26.2",
+    "cloudpickle==3.1.1",
+    "gym-notices==0.1.0",
+)
+PROCGEN_VENV_NO_DEPS = ("gym3==0.3.3", "procgen2==0.10.7")
+
+
+def procgen_python(target: Path | None = None) -> Path:
+    """The Python of a venv with procgen2 0.10.7 and its Python side (see above), made once
+    (under a file lock; a venv whose install did not finish is made again) in ``target``
+    (default :func:`cache_folder` ``("procgen2", "0.10.7")``), or ``$ENVFLEET_PROCGEN_PYTHON``
+    when that is set. Raises ``RuntimeError`` with pip's output when it cannot be made."""
+    given = os.environ.get("ENVFLEET_PROCGEN_PYTHON")
+    if given:
+        return Path(given)
+    target = target or cache_folder(*PROCGEN)
+    python = target / "bin" / "python"
+    done = target / ".complete"
+    with _locked(target):
+        if done.is_file():
+            return python
+        shutil.rmtree(target, ignore_errors=True)
+        steps = [
+            [sys.executable, "-m", "venv", str(target)],
+            [str(python), "-m", "pip", "install", "--no-input", "-q", *PROCGEN_VENV_REQUIREMENTS],
+            [str(python), "-m", "pip", "install", "--no-input", "-q", "--no-deps",
+             *PROCGEN_VENV_NO_DEPS],
+        ]  # fmt: skip
+        for command in steps:
+            proc = subprocess.run(command, capture_output=True, text=True)
+            if proc.returncode != 0:
+                raise RuntimeError(
+                    f"could not make procgen's reference venv in {target} ({' '.join(command)}: "
+                    f"exit code {proc.returncode}):\n{proc.stdout[-4000:]}{proc.stderr[-4000:]}"
+                )
+        done.write_text("")
+    return python
