@@ -31,12 +31,14 @@
 // render() is procgen's render_mode="rgb_array" frame: the current state drawn at 512x512
 // with antialiasing, by the engine.
 //
-// Where this deliberately differs from EnvPool 1.2.5: EnvPool's Reset after a finished episode
-// starts another level on top of the one procgen already started (it plays every other level
-// of the seed's sequence) and shows the skipped level's first frame as the final observation;
-// envpool's env i with seed s plays ProcgenGym3Env(num=N, rand_seed=s)'s env i, here an env
-// seeded s + i plays ProcgenGym3Env(num=1, rand_seed=s + i) (envfleet's rule: env i is seeded
-// s + i); JumperMemory's time limit is procgen's 2000 (EnvPool: 1000).
+// Where this differs from EnvPool 1.2.5, which compiles procgen with its auto-reset patched
+// out (third_party/procgen/envpool.patch): there the step that ends an episode shows the
+// level's last frame (a frame procgen itself never shows) and the next reset starts the next
+// level; with use_sequential_levels a completed level ends the episode. Here every frame is
+// procgen's own, as every procgen interface shows them. EnvPool's env i with seed s plays
+// ProcgenGym3Env(num=N, rand_seed=s)'s env i; here env i is seeded s + i (envfleet's rule) and
+// plays ProcgenGym3Env(num=1, rand_seed=s + i), so env 0 plays the same levels in both.
+// JumperMemory's time limit is procgen's 2000 steps (EnvPool registers 1000).
 #ifndef ENVFLEET_FAMILIES_PROCGEN_PROCGEN_ENV_H_
 #define ENVFLEET_FAMILIES_PROCGEN_PROCGEN_ENV_H_
 
