@@ -1,4 +1,4 @@
-// procgen's engine library, libenv.so (the procgen2 0.10.7 wheel's release build; see
+// procgen's engine library, libenv.so (OpenAI's procgen 0.10.7 release build; see
 // procgen.cmake), loaded with dlopen: the libenv C ABI it exports and a handle to one game.
 //
 // References:

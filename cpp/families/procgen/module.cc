@@ -1,5 +1,5 @@
 // envfleet._procgen: the Procgen family (procgen 0.10.7's games, run by its engine library
-// libenv.so from the procgen2 wheel, installed beside this module by procgen.cmake). Task ids
+// libenv.so from OpenAI's procgen 0.10.7 wheel, installed beside this module by procgen.cmake). Task ids
 // and options: src/envfleet/families/procgen.py.
 #include <dlfcn.h>
 #include <nanobind/nanobind.h>

@@ -1,7 +1,7 @@
 """procgen's own interface, driven for the Procgen family's alignment tests and bench.
 
 This file runs under the Python of procgen's reference venv (references.procgen_python: numpy<2,
-gym3, procgen2 0.10.7), never inside envfleet: it imports nothing of envfleet and only
+gym3, procgen 0.10.7), never inside envfleet: it imports nothing of envfleet and only
 NumPy and procgen. Usage::
 
     python procgen_reference.py rollout '<json>' out.npz

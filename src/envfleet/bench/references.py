@@ -90,13 +90,16 @@ def import_minigrid(target: Path | None = None) -> ModuleType:
     return import_reference(*MINIGRID, target)
 
 
-# procgen's own Python interface (ProcgenGym3Env, the reference of the Procgen family) is the
-# procgen2 0.10.7 wheel's, which pins numpy<2 and gym3 (itself numpy<2): it runs in a venv of
+# procgen's own Python interface (ProcgenGym3Env, the reference of the Procgen family) is OpenAI's
+# procgen 0.10.7, whose metadata pins numpy<2 and gym3 (itself numpy<2): it runs in a venv of
 # its own, with these exact versions, and is driven through a subprocess
-# (envfleet/bench/procgen_reference.py). gym3 and procgen2 are installed without their declared
-# requirements: gym3's video, viewer and ffmpeg dependencies are not needed to step an env
-# (gym3 imports imageio at import, nothing else of them).
-PROCGEN = ("procgen2", "0.10.7")
+# (envfleet/bench/procgen_reference.py). procgen 0.10.7 has wheels up to CPython 3.10 only, but
+# holds no Python extension (its engine, libenv.so, is a C library loaded through cffi), so the
+# cp310 wheel's files, the very wheel envfleet takes its engine from, are unpacked into a folder
+# of the venv that a .pth file puts on its path. gym3 is installed without its declared
+# requirements: its video, viewer and ffmpeg dependencies are not needed to step an env (gym3
+# imports imageio at import, nothing else of them).
+PROCGEN = ("procgen", "0.10.7")
 PROCGEN_VENV_REQUIREMENTS = (
     "numpy==1.26.4",
     "cffi==1.17.1",
@@ -107,13 +110,14 @@ PROCGEN_VENV_REQUIREMENTS = (
     "cloudpickle==3.1.1",
     "gym-notices==0.1.0",
 )
-PROCGEN_VENV_NO_DEPS = ("gym3==0.3.3", "procgen2==0.10.7")
+PROCGEN_WHEEL = ("--only-binary", ":all:", "--python-version", "3.10", "--implementation", "cp",
+                 "--platform", "manylinux2014_x86_64")  # fmt: skip
 
 
 def procgen_python(target: Path | None = None) -> Path:
-    """The Python of a venv with procgen2 0.10.7 and its Python side (see above), made once
+    """The Python of a venv with procgen 0.10.7 and its Python side (see above), made once
     (under a file lock; a venv whose install did not finish is made again) in ``target``
-    (default :func:`cache_folder` ``("procgen2", "0.10.7")``), or ``$ENVFLEET_PROCGEN_PYTHON``
+    (default :func:`cache_folder` ``("procgen", "0.10.7")``), or ``$ENVFLEET_PROCGEN_PYTHON``
     when that is set. Raises ``RuntimeError`` with pip's output when it cannot be made."""
     given = os.environ.get("ENVFLEET_PROCGEN_PYTHON")
     if given:
@@ -125,12 +129,14 @@ def procgen_python(target: Path | None = None) -> Path:
         if done.is_file():
             return python
         shutil.rmtree(target, ignore_errors=True)
+        folder = target / "procgen-0.10.7"
+        pip = [str(python), "-m", "pip", "install", "--no-input", "-q"]
         steps = [
             [sys.executable, "-m", "venv", str(target)],
-            [str(python), "-m", "pip", "install", "--no-input", "-q", *PROCGEN_VENV_REQUIREMENTS],
-            [str(python), "-m", "pip", "install", "--no-input", "-q", "--no-deps",
-             *PROCGEN_VENV_NO_DEPS],
-        ]  # fmt: skip
+            [*pip, *PROCGEN_VENV_REQUIREMENTS],
+            [*pip, "--no-deps", "gym3==0.3.3"],
+            [*pip, "--no-deps", *PROCGEN_WHEEL, "--target", str(folder), "procgen==0.10.7"],
+        ]
         for command in steps:
             proc = subprocess.run(command, capture_output=True, text=True)
             if proc.returncode != 0:
@@ -138,5 +144,10 @@ def procgen_python(target: Path | None = None) -> Path:
                     f"could not make procgen's reference venv in {target} ({' '.join(command)}: "
                     f"exit code {proc.returncode}):\n{proc.stdout[-4000:]}{proc.stderr[-4000:]}"
                 )
+        site = subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True, text=True, check=True,
+        ).stdout.strip()  # fmt: skip
+        Path(site, "procgen-0.10.7.pth").write_text(f"{folder}\n")
         done.write_text("")
     return python

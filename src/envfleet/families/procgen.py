@@ -3,8 +3,8 @@ distribution modes), run by envfleet._procgen on procgen's own engine library.
 
 An id is ``<Game><Mode>-v0`` (``CoinrunHard-v0``, ``CaveflyerMemory-v0``), as EnvPool names
 them; the game and the mode are its options ``env_name`` and ``distribution_mode`` (0 easy, 1
-hard, 2 extreme, 10 memory, 20 exploration). The engine (procgen's compiled ``libenv.so``, its
-Qt 5 libraries and the game assets, from the procgen2 0.10.7 wheel) is unpacked into envfleet
+hard, 2 extreme, 10 memory, 20 exploration). The engine (procgen's compiled ``libenv.so``, Qt 5
+linked in, and the game assets, from OpenAI's procgen 0.10.7 wheel) is unpacked into envfleet
 at build time (cpp/families/procgen/procgen.cmake), so nothing is installed at run time. Time
 limits are each game's own (the engine's ``Game::timeout``), which the spec reports.
 """
@@ -17,7 +17,7 @@ PROCGEN = Family(
     extra="procgen",
     envpool_package="envpool.procgen",
     build_note=(
-        "envfleet._procgen is built only where the procgen2 0.10.7 wheel (its engine) could be "
+        "envfleet._procgen is built only where the procgen 0.10.7 wheel (its engine) could be "
         "downloaded at build time (or given with -Ccmake.define.ENVFLEET_PROCGEN_WHEEL=<path>), "
         "then reinstall envfleet"
     ),
