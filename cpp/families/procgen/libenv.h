@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -104,16 +105,29 @@ inline const LibenvApi& Api() {
   return api;
 }
 
-// procgen exits the process when an image it loads (once, at the first libenv_make) is
-// missing; the folder at least must be there.
+// procgen exits the process when an image it loads (all of them, at the first libenv_make)
+// is missing or unreadable. So the module checks, when it is imported, every asset file of
+// the wheel against the list procgen.cmake recorded at build time (size and path).
 inline void CheckAssets() {
+  const std::string manifest = EngineRoot() + "/assets.manifest";
+  std::ifstream in(manifest);
+  if (!in) throw std::runtime_error("procgen's asset list " + manifest + " is missing");
   const std::string root = AssetRoot();
-  struct stat st {};
-  const std::string probe = root + "kenney/Players/128x256/Beige/alienBeige_stand.png";
-  if (stat(probe.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
-    throw std::runtime_error("procgen's assets are missing from " + root + " (" + probe +
-                             " not found): reinstall envfleet");
+  std::string line;
+  size_t files = 0;
+  while (std::getline(in, line)) {
+    const size_t space = line.find(' ');
+    if (line.empty() || space == std::string::npos) continue;
+    const std::string path = root + line.substr(space + 1);
+    struct stat st {};
+    if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+        std::to_string(st.st_size) != line.substr(0, space)) {
+      throw std::runtime_error("procgen's asset " + path +
+                               " is missing or damaged (not as installed): reinstall envfleet");
+    }
+    ++files;
   }
+  if (files == 0) throw std::runtime_error("procgen's asset list " + manifest + " is empty");
 }
 
 // libenv_make's options, built as typed name/value pairs (strings as uint8 arrays).

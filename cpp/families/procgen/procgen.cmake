@@ -26,7 +26,7 @@ set(_pg_wheel_name procgen-0.10.7-cp310-cp310-manylinux_2_17_x86_64.manylinux201
 set(_pg_sha256 4b594d14e42f0f2166e59a9e294477b906eb99c90c3343b570b7124cbc865f53)
 set(_pg_root "${CMAKE_BINARY_DIR}/_deps/procgen")
 set(_pg_engine "${_pg_root}/engine")
-set(_pg_stamp "${_pg_root}/extracted-${_pg_sha256}.stamp")
+set(_pg_stamp "${_pg_root}/extracted-${_pg_sha256}-1.stamp")  # -1: the asset list
 if(NOT EXISTS "${_pg_stamp}")
   envfleet_fetch_pypi_file(procgen 0.10.7 ${_pg_sha256}
     "https://files.pythonhosted.org/packages/eb/9e/4dea48895a9350ff045ae724cbebf1fb8f2d2eafff16b6a39fc8842e1084/${_pg_wheel_name}"
@@ -45,6 +45,17 @@ if(NOT EXISTS "${_pg_stamp}")
   endif()
   file(RENAME "${_pg_engine}/procgen-0.10.7.dist-info/LICENSE"
        "${_pg_root}/Procgen-MIT-LICENSE.txt")
+  # The asset list the module checks at import ("<size> <path>" per file): procgen exits the
+  # process when an image it loads is missing (libenv.h, CheckAssets).
+  set(_pg_assets "${_pg_engine}/procgen/data/assets")
+  file(GLOB_RECURSE _pg_files RELATIVE "${_pg_assets}" "${_pg_assets}/*")
+  list(SORT _pg_files)
+  set(_pg_manifest "")
+  foreach(_f IN LISTS _pg_files)
+    file(SIZE "${_pg_assets}/${_f}" _size)
+    string(APPEND _pg_manifest "${_size} ${_f}\n")
+  endforeach()
+  file(WRITE "${_pg_engine}/assets.manifest" "${_pg_manifest}")
   file(TOUCH "${_pg_stamp}")
 endif()
 
@@ -53,5 +64,6 @@ target_link_libraries(_procgen PRIVATE ${CMAKE_DL_LIBS})
 install(TARGETS _procgen LIBRARY DESTINATION envfleet)
 install(DIRECTORY "${_pg_engine}/procgen/data" DESTINATION envfleet/procgen_engine/procgen
         USE_SOURCE_PERMISSIONS)
+install(FILES "${_pg_engine}/assets.manifest" DESTINATION envfleet/procgen_engine)
 install(FILES "${_pg_root}/Procgen-MIT-LICENSE.txt" DESTINATION envfleet/licenses)
 message(STATUS "envfleet: Procgen family enabled")

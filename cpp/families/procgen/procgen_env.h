@@ -99,7 +99,8 @@ inline const GameInfo& FindGame(const std::string& name) {
 
 // libenv_make's options for `config` and rand_seed `seed`, every value checked first (libenv
 // exits the process on a bad one).
-inline OptionList EngineOptions(const Config& config, uint64_t seed) {
+inline OptionList EngineOptions(const Config& config, uint64_t seed,
+                                bool generated_assets_allowed = true) {
   const std::string name = config.Get<std::string>("env_name");
   const GameInfo& game = FindGame(name);
   int64_t mode = config.Get<int64_t>("distribution_mode");
@@ -150,7 +151,8 @@ inline OptionList EngineOptions(const Config& config, uint64_t seed) {
   o.Bool("render_human", true);
   o.Bool("use_easy_jump", config.Get<bool>("use_easy_jump"));
   o.Bool("paint_vel_info", config.Get<bool>("paint_vel_info"));
-  o.Bool("use_generated_assets", config.Get<bool>("use_generated_assets"));
+  o.Bool("use_generated_assets",
+         generated_assets_allowed && config.Get<bool>("use_generated_assets"));
   o.Bool("use_monochrome_assets", config.Get<bool>("use_monochrome_assets"));
   o.Bool("restrict_themes", config.Get<bool>("restrict_themes"));
   o.Bool("use_backgrounds", config.Get<bool>("use_backgrounds"));
@@ -158,6 +160,16 @@ inline OptionList EngineOptions(const Config& config, uint64_t seed) {
   o.Bool("use_sequential_levels", config.Get<bool>("use_sequential_levels"));
   o.Int("distribution_mode", static_cast<int32_t>(mode));
   return o;
+}
+
+// The game's time limit (Game::timeout), read from `game` after its first reset (jumper sets
+// its memory mode's limit there). procgen refuses to serialize a game that draws generated
+// assets (it asserts and exits), so the limit of such a game is read from a twin without them:
+// the assets do not change it.
+inline int GameTimeout(const Config& config, const LibenvGame* game) {
+  if (game != nullptr && !config.Get<bool>("use_generated_assets")) return game->Timeout();
+  OptionList options = EngineOptions(config, 0, /*generated_assets_allowed=*/false);
+  return LibenvGame(options).Timeout();
 }
 
 class ProcgenEnv : public Env {
@@ -181,8 +193,7 @@ class ProcgenEnv : public Env {
   }
 
   static EnvSpec Spec(const Config& config) {
-    OptionList options = EngineOptions(config, 0);
-    LibenvGame game(options);  // the time limit is the engine's (Game::timeout)
+    EngineOptions(config, 0);  // checks the options
     EnvSpec spec;
     const std::vector<int64_t> shape = config.Get<bool>("channel_first")
                                            ? std::vector<int64_t>{3, kRes, kRes}
@@ -193,7 +204,10 @@ class ProcgenEnv : public Env {
                  Box("level_seed", DType::kInt32, {}, {}, {})};
     spec.action = Discrete("action", kNumActions);
     spec.render = {kRenderRes, kRenderRes, /*resizable=*/false, /*fps=*/15.0, /*num_cameras=*/0};
-    spec.time_limit = game.Timeout();
+    // The pool's time limit is the game's, but for use_sequential_levels, whose episodes run
+    // through any number of levels, each with its own clock (the env truncates those itself).
+    spec.time_limit =
+        config.Get<bool>("use_sequential_levels") ? 0 : GameTimeout(config, nullptr);
     return spec;
   }
 
@@ -261,7 +275,7 @@ class ProcgenEnv : public Env {
     OptionList options = EngineOptions(config_, seed);
     game_.reset();  // one engine instance at a time
     game_ = std::make_unique<LibenvGame>(options);
-    timeout_ = game_->Timeout();
+    timeout_ = GameTimeout(config_, game_.get());
     steps_ = 0;
     at_episode_start_ = true;
   }
