@@ -70,6 +70,23 @@ def assert_isolated_ok(code: str, timeout: float = 60) -> str:
     return out
 
 
+def engine_built(task_id: str) -> bool:
+    """Whether ``task_id``'s family's engine module is built and loads here (False where
+    ``make_spec`` raises :class:`~envfleet.EngineNotInstalledError`), for ``skipif`` marks on
+    tests of families that some builds leave out."""
+    try:
+        envfleet.make_spec(task_id)
+    except envfleet.EngineNotInstalledError:
+        return False
+    return True
+
+
+def vizdoom_built() -> bool:
+    """Whether the ViZDoom family is built here (it is left out where Boost was missing at
+    build time)."""
+    return engine_built("Basic-v1")
+
+
 @pytest.fixture(autouse=True)
 def _hang_watchdog():
     faulthandler.dump_traceback_later(_WATCHDOG_S, exit=True)

@@ -1,8 +1,9 @@
 """Faults of the real families and hostile inputs (issue #17 items 6 and 7): missing, corrupt or
 hostile files behind every option that names one (Atari's rom_dir and ROMs, MuJoCo's xml_file
 and assets_dir, dm_control's suite folder, the toy-text and Pendulum sprites), absurd sizes
-(num_envs, frame and render sizes, stacks, map sizes): each must raise a clear Python exception
-naming the task, the option and the cause, quickly, and never crash, hang or exhaust memory.
+(num_envs, frame and render sizes, stacks, map sizes), a broken Procgen engine install: each
+must raise a clear Python exception naming the task, the option and the cause, quickly, and
+never crash, hang or exhaust memory.
 
 Files that would hang or exhaust a reader (a FIFO, /dev/zero) are checked in fresh interpreters
 (``run_isolated``) with a time limit, so that a regression fails one test instead of hanging or
@@ -13,14 +14,17 @@ than in the machine's OOM killer.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
+import shutil
 import textwrap
 import zlib
+from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import describe, run_isolated
+from conftest import assert_isolated_ok, describe, engine_built, run_isolated, vizdoom_built
 
 import envfleet
 
@@ -222,15 +226,7 @@ def test_robotics_model_files(hostile_files):
     _assert_raised(r, "per-env xml_file", "ValueError", "per_env_options[2]", "MuJoCo")
 
 
-def _vizdoom_built() -> bool:
-    try:
-        envfleet.make_spec("Basic-v1")
-    except envfleet.EngineNotInstalledError:
-        return False
-    return True
-
-
-@pytest.mark.skipif(not _vizdoom_built(), reason="no ViZDoom family (no Boost at build time)")
+@pytest.mark.skipif(not vizdoom_built(), reason="no ViZDoom family (no Boost at build time)")
 def test_vizdoom_scenario_files(hostile_files):
     """The ViZDoom family reads a scenario's cfg and WAD, the IWAD and the engine from paths the
     options give: a bad one is a ValueError naming the option, and an engine that cannot start
@@ -292,6 +288,220 @@ def test_dm_control_suite_folder(hostile_files):
     _assert_raised(r, "a file", "ValueError", "assets_dir", "not a folder")
     _assert_raised(r, "without the model", "ValueError", "cheetah.xml", "does not exist")
     _assert_raised(r, "corrupt model", "ValueError", "MuJoCo could not")
+
+
+# ---- Procgen: the engine library and assets installed beside envfleet._procgen --------------
+# procgen's engine (libenv.so and the game assets) lives in envfleet/procgen_engine/, next
+# to the module; a broken one must fail the module's import,
+# which make() reports as EngineNotInstalledError naming the extra, never reach the engine
+# (which calls exit() on what it cannot load). Each case breaks a COPY of the installed
+# package (its Python files, envfleet._core and envfleet._procgen), whose procgen_engine
+# links to the installed engine's parts but the broken one: the install itself is untouched.
+
+PROCGEN_ID = "CoinrunHard-v0"
+# The engine's parts envfleet._procgen loads (cpp/families/procgen/libenv.h), relative to
+# procgen_engine/.
+_LIBENV = "procgen/data/prebuilt/libenv.so"
+_ASSETS = "procgen/data/assets"
+
+_PROCGEN_COPY_SNIPPET = """
+import json, sys
+# An editable install's import hook serves envfleet from the source tree whatever sys.path
+# says: without it, the copy is what imports.
+sys.meta_path[:] = [f for f in sys.meta_path if not type(f).__module__.startswith("_editable")]
+sys.path.insert(0, {root!r})
+import numpy as np
+import envfleet
+import envfleet._core
+for module in (envfleet, envfleet._core):
+    assert module.__file__.startswith({root!r}), module.__file__
+outcomes = []
+for call in (envfleet.make, envfleet.make_spec, envfleet.make):  # the failure is not cached
+    try:
+        env = call({task!r}, num_envs=2) if call is envfleet.make else call({task!r})
+        if call is envfleet.make:
+            env.reset()
+            env.step(np.zeros(2, dtype=np.int64))
+            env.close()
+        outcomes.append(["ok", ""])
+    except BaseException as e:
+        outcomes.append([type(e).__name__, str(e)])
+assert {task!r} in envfleet.list_all_envs()
+env = envfleet.make("CartPole-v1", num_envs=2)  # the rest of envfleet works
+env.reset(); env.step(np.zeros(2, dtype=np.int64)); env.close()
+print("OUTCOMES " + json.dumps(outcomes))
+"""
+
+
+def _procgen_installed() -> bool:
+    return PROCGEN_ID in envfleet.list_all_envs() and engine_built(PROCGEN_ID)
+
+
+def _link_tree(installed: Path, copy: Path, rel: str = "") -> None:
+    """``copy`` mirrors the folder ``installed``: the folders on the way to the engine library
+    and the assets are made, everything else (the assets folder and libenv.so included) is a
+    link to the installed one."""
+    copy.mkdir(parents=True)
+    for entry in installed.iterdir():
+        path = f"{rel}{entry.name}"
+        if entry.is_dir() and any(p.startswith(path + "/") for p in (_LIBENV, _ASSETS)):
+            _link_tree(entry, copy / entry.name, path + "/")
+        else:
+            os.symlink(entry, copy / entry.name)
+
+
+def _procgen_package_copy(root: Path, broken: str) -> None:
+    """A copy of the installed envfleet at ``root / 'envfleet'`` whose procgen_engine folder
+    is the installed one's (linked) but for ``broken``: 'none' (intact), 'no engine folder',
+    'libenv.so moved' (renamed aside), 'libenv.so garbage', 'no assets', 'empty assets' or
+    'one image missing' (a folder of links to the installed images but one)."""
+    package = Path(envfleet.__file__).parent
+    modules = Path(importlib.import_module("envfleet._procgen").__file__).parent
+    copy = root / "envfleet"
+    shutil.copytree(
+        package,
+        copy,
+        ignore=shutil.ignore_patterns("__pycache__", "*.so", "procgen_engine", "vizdoom_*"),
+    )
+    for name in ("_core", "_procgen"):  # copied, not linked: _procgen finds its engine by
+        (module,) = modules.glob(f"{name}.*.so")  # its own file's path (dladdr)
+        shutil.copy2(module, copy / module.name)
+    if broken == "no engine folder":
+        return
+    engine = copy / "procgen_engine"
+    _link_tree(modules / "procgen_engine", engine)
+    libenv, assets = engine / _LIBENV, engine / _ASSETS
+    assert libenv.is_symlink() and assets.is_symlink(), "the installed engine's layout changed"
+    if broken == "libenv.so moved":
+        libenv.rename(libenv.with_name("libenv.so.moved"))
+    elif broken == "libenv.so garbage":
+        libenv.unlink()
+        libenv.write_bytes(b"\x7fELF" + os.urandom(4096))
+    elif broken in ("no assets", "empty assets"):
+        assets.unlink()
+        if broken == "empty assets":
+            assets.mkdir()
+    elif broken == "one image missing":
+        installed = Path(os.readlink(assets))
+        assets.unlink()
+        for folder, _, files in os.walk(installed):
+            (assets / Path(folder).relative_to(installed)).mkdir(parents=True, exist_ok=True)
+            for name in files:
+                os.symlink(Path(folder) / name, assets / Path(folder).relative_to(installed) / name)
+        (assets / "kenney/Backgrounds/colored_grass.png").unlink()
+    else:
+        assert broken == "none", broken
+
+
+def _procgen_copy_outcomes(tmp_path: Path, broken: str) -> list[tuple[str, str]]:
+    root = tmp_path / broken.replace(" ", "_")
+    _procgen_package_copy(root, broken)
+    rc, out, err = run_isolated(
+        _PROCGEN_COPY_SNIPPET.format(root=str(root), task=PROCGEN_ID), timeout=120
+    )
+    lines = [line for line in out.splitlines() if line.startswith("OUTCOMES ")]
+    assert rc == 0 and lines, f"broken engine ({broken}): " + describe(rc, out, err)
+    return [tuple(o) for o in json.loads(lines[-1][len("OUTCOMES ") :])]
+
+
+@pytest.mark.skipif(not _procgen_installed(), reason="no Procgen family (no engine at build time)")
+def test_procgen_copy_of_the_package_works_when_intact(tmp_path):
+    """The control for the cases below: the same copy with nothing broken makes and steps a
+    pool, so that their EngineNotInstalledError comes from what each breaks."""
+    assert _procgen_copy_outcomes(tmp_path, "none") == [("ok", "")] * 3
+
+
+@pytest.mark.skipif(not _procgen_installed(), reason="no Procgen family (no engine at build time)")
+@pytest.mark.parametrize(
+    "broken,cause",
+    [
+        ("no engine folder", "libenv.so"),
+        ("libenv.so moved", "libenv.so"),
+        ("libenv.so garbage", "libenv.so"),
+        ("no assets", "is missing or damaged"),
+        ("empty assets", "is missing or damaged"),
+        # procgen itself would exit() the process on the first make (CheckAssets' reason)
+        ("one image missing", "colored_grass.png is missing or damaged"),
+    ],
+)
+def test_procgen_broken_engine_is_engine_not_installed(tmp_path, broken, cause):
+    """A missing or broken engine library, missing, empty or incomplete assets:
+    make() and make_spec() raise EngineNotInstalledError naming the extra and the cause (every
+    time: the failure is not cached as something else), the process goes on."""
+    for kind, message in _procgen_copy_outcomes(tmp_path, broken):
+        assert kind == "EngineNotInstalledError", f"{broken}: {kind}: {message}"
+        assert "pip install 'envfleet[procgen]'" in message, message
+        assert "envfleet._procgen" in message and cause in message, message
+
+
+@pytest.mark.skipif(not _procgen_installed(), reason="no Procgen family (no engine at build time)")
+def test_procgen_pools_close_cleanly():
+    """Procgen pools (one engine instance per env) close with envs in flight, twice; every
+    call after close() raises RuntimeError; engines are freed at close (40 pools of 8 envs
+    made and closed leave the process's memory where one such cycle left it); pools never
+    closed, collected or left open at exit, end with the process cleanly."""
+    out = assert_isolated_ok(
+        f"""
+        import gc
+        import numpy as np
+        import envfleet
+
+        def rss_mib():
+            with open("/proc/self/status") as f:
+                line = next(l for l in f if l.startswith("VmRSS"))
+            return int(line.split()[1]) // 1024
+
+        env = envfleet.make({PROCGEN_ID!r}, num_envs=4, batch_size=2, num_threads=2,
+                            render_mode="rgb_array")
+        env.async_reset()
+        info = env.recv()[-1]
+        env.send(np.zeros(2, dtype=np.int64), info["env_id"])  # envs in flight at close
+        env.close()
+        env.close()
+        action = np.zeros(2, dtype=np.int64)
+        calls = {{
+            "reset": lambda: env.reset(),
+            "step": lambda: env.step(action, np.arange(2, dtype=np.int32)),
+            "send": lambda: env.send(action, np.arange(2, dtype=np.int32)),
+            "recv": lambda: env.recv(),
+            "async_reset": lambda: env.async_reset(),
+            "render": lambda: env.render(),
+        }}
+        for name, call in calls.items():
+            try:
+                call()
+            except RuntimeError as e:
+                assert "closed" in str(e), (name, e)
+            else:
+                raise AssertionError(f"{{name}}() after close() did not raise")
+
+        def cycle():
+            env = envfleet.make({PROCGEN_ID!r}, num_envs=8, render_mode="rgb_array")
+            env.reset()
+            env.step(np.ones(8, dtype=np.int64))
+            env.render(env_ids=list(range(8)))
+            env.close()
+
+        cycle()
+        before = rss_mib()
+        for _ in range(40):
+            cycle()
+        print("GROWTH", rss_mib() - before)
+
+        dropped = envfleet.make({PROCGEN_ID!r}, num_envs=3)  # collected, never closed
+        dropped.reset()
+        del dropped
+        gc.collect()
+        left_open = envfleet.make({PROCGEN_ID!r}, num_envs=3, batch_size=1)
+        left_open.async_reset()  # open, with envs in flight, at exit
+        print("DONE")
+        """,
+        timeout=180,
+    )
+    assert out.strip().endswith("DONE"), out
+    growth = int(next(line for line in out.splitlines() if line.startswith("GROWTH")).split()[1])
+    # 320 engines kept after close would hold about 1.8 MiB each (a rendered env's buffers).
+    assert growth < 150, f"40 pools made and closed grew the process by {growth} MiB"
 
 
 # ---- Sprites: the toy-text and Pendulum assets_dir ------------------------------------------

@@ -37,6 +37,7 @@ FAMILIES = {
     "minigrid": ("envpool.minigrid", "envfleet._minigrid"),
     "robotics": ("envpool.mujoco.robotics", "envfleet._robotics"),
     "vizdoom": ("envpool.vizdoom", "envfleet._vizdoom"),
+    "procgen": ("envpool.procgen", "envfleet._procgen"),
 }
 
 # family -> {EnvPool id: why envfleet leaves it out}. Empty: envfleet has every one.
@@ -60,6 +61,32 @@ def test_every_envpool_id_of_the_family_is_ours(family):
         tid for tid in theirs & ours if registry.registration(tid).family.module != module
     ]
     assert not wrong_family, f"built by another module than {module}: {wrong_family}"
+
+
+# Procgen ids whose time limit is not EnvPool's registered max_episode_steps, and why.
+PROCGEN_TIME_LIMITS = {
+    # procgen's own: the engine's Game::timeout for jumper's memory mode (procgen_env.h).
+    "JumperMemory-v0": (2000, "EnvPool registers 1000, procgen's engine plays 2000"),
+}
+
+
+def test_procgen_ids_are_envpools_game_mode_and_time_limit():
+    """Each of EnvPool's Procgen ids plays the same game (env_name) in the same distribution
+    mode here, with EnvPool's time limit (the game's own) but where PROCGEN_TIME_LIMITS says."""
+    ids = sorted(envpool_ids("envpool.procgen"))
+    assert len(ids) == 50, ids
+    for tid in ids:
+        theirs = envpool_registry.specs[tid][2]
+        assert set(theirs) == {"env_name", "distribution_mode", "max_episode_steps", "base_path"}
+        ours = registry.registration(tid).options
+        assert ours == {k: theirs[k] for k in ("env_name", "distribution_mode")}, (tid, theirs)
+    try:
+        envfleet.make_spec(ids[0])
+    except envfleet.EngineNotInstalledError as exc:
+        pytest.skip(f"time limits are the engine's: {exc}")
+    for tid in ids:
+        limit = PROCGEN_TIME_LIMITS.get(tid, (envpool_registry.specs[tid][2]["max_episode_steps"],))
+        assert envfleet.make_spec(tid).max_episode_steps == limit[0], tid
 
 
 def test_the_check_fails_for_a_missing_id(monkeypatch):

@@ -16,7 +16,7 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import assert_isolated_ok
+from conftest import assert_isolated_ok, vizdoom_built
 
 import envfleet
 import envfleet.bench.__main__ as bench_main
@@ -391,15 +391,7 @@ def test_robotics_gymnasium_workers_patch_the_reference_under_any_start_method(t
         env.close()
 
 
-def _vizdoom_built() -> bool:
-    try:
-        envfleet.make_spec("Basic-v1")
-    except envfleet.EngineNotInstalledError:
-        return False
-    return True
-
-
-@pytest.mark.skipif(not _vizdoom_built(), reason="no ViZDoom family (no Boost at build time)")
+@pytest.mark.skipif(not vizdoom_built(), reason="no ViZDoom family (no Boost at build time)")
 @pytest.mark.parametrize(
     "name", ["gymnasium-async", "envpool-sync", "envpool-async", "envfleet-sync", "envfleet-async"]
 )

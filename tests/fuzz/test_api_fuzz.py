@@ -28,6 +28,7 @@ examples; the expensive families (Atari, MuJoCo, dm_control, Box2D) get few.
 from __future__ import annotations
 
 import faulthandler
+import functools
 import os
 from collections import deque
 from dataclasses import dataclass, field
@@ -36,7 +37,7 @@ from typing import Any
 import hypothesis.strategies as st
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis.stateful import (
     RuleBasedStateMachine,
     initialize,
@@ -46,6 +47,8 @@ from hypothesis.stateful import (
 )
 
 import envfleet
+from envfleet.families.procgen import GAMES as PROCGEN_GAMES
+from envfleet.families.procgen import MODES as PROCGEN_MODES
 
 # ---- Hypothesis profiles ----
 # ENVFLEET_FUZZ_PROFILE=short (the default) runs in the normal test suite: few examples per
@@ -128,6 +131,54 @@ def _counting_options() -> dict[str, Any]:
     if "fail_at_reset" in envfleet._core.env_types()["Counting"]:
         options["fail_at_reset"] = st.sampled_from([-1, -1, -1, 1, 2, 4])
     return options
+
+
+# Procgen: the options procgen's engine takes, which envfleet checks before the engine sees
+# them (it calls exit() on a bad one). The machines draw valid values only (exploration mode,
+# one fixed level, takes no level range); test_make_procgen_with_random_options draws any.
+PROCGEN_FLAGS = (
+    "channel_first",
+    "use_sequential_levels",
+    "center_agent",
+    "use_backgrounds",
+    "use_monochrome_assets",
+    "restrict_themes",
+    "use_generated_assets",
+    "paint_vel_info",
+    "use_easy_jump",
+)
+INT32_MAX = 2**31 - 1
+
+
+def procgen_time_limit(game: str, mode: int) -> int:
+    """The game's own time limit (procgen's Game::timeout), the id's max_episode_steps."""
+    if game == "jumper" and mode == PROCGEN_MODES["Memory"]:
+        return 2000
+    return {"bigfish": 6000, "bossfight": 4000, "plunder": 4000, "leaper": 500, "maze": 500}.get(
+        game, 1000
+    )
+
+
+def _procgen_tasks() -> list[Task]:
+    """Every Procgen id, with valid values of its options. Its own limit is the game's, per
+    level: with use_sequential_levels a completed level restarts the env's clock but not
+    elapsed_step, which no run here takes near the shortest limit (500 steps)."""
+    tasks = []
+    for game, modes in PROCGEN_GAMES.items():
+        for mode in modes:
+            options = {flag: st.booleans() for flag in PROCGEN_FLAGS}
+            if mode != "Exploration":
+                options["num_levels"] = st.sampled_from([0, 1, 3, 500])
+                options["start_level"] = st.sampled_from([0, 1, 7, INT32_MAX - 500])
+            tasks.append(
+                Task(
+                    f"{game.capitalize()}{mode}-v0",
+                    options,
+                    max_envs=4,
+                    own_limit=procgen_time_limit(game, PROCGEN_MODES[mode]),
+                )
+            )
+    return tasks
 
 
 FAMILIES: dict[str, list[Task]] = {
@@ -267,11 +318,13 @@ FAMILIES: dict[str, list[Task]] = {
         ),
         Task("D3Battle-v1", {"use_combined_action": st.booleans()}, max_envs=2),
     ],
+    # Procgen: an engine instance per env (procgen's libenv), every id.
+    "procgen": _procgen_tasks(),
 }
 
 # Examples (pools made) and calls per pool, per profile: cheap families get many, the
 # expensive ones (a pool of Atari or MuJoCo envs takes tens of milliseconds to make) few.
-_CHEAP = ("example", "classic_control", "toy_text", "minigrid", "minigrid_wfc")
+_CHEAP = ("example", "classic_control", "toy_text", "minigrid", "minigrid_wfc", "procgen")
 EXAMPLES = {
     "short": {
         "example": 40,
@@ -279,6 +332,7 @@ EXAMPLES = {
         "toy_text": 12,
         "minigrid": 12,
         "minigrid_wfc": 12,
+        "procgen": 20,
         "other": 4,
     },
     "long": {
@@ -287,6 +341,7 @@ EXAMPLES = {
         "toy_text": 250,
         "minigrid": 250,
         "minigrid_wfc": 250,
+        "procgen": 250,
         "other": 40,
     },
 }
@@ -1024,6 +1079,7 @@ TestMiniGrid = _machine("minigrid")
 TestMiniGridWFC = _machine("minigrid_wfc")
 TestRobotics = _machine("robotics")
 TestVizdoom = _machine("vizdoom")
+TestProcgen = _machine("procgen")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1117,6 +1173,149 @@ def test_make_with_random_arguments(data):
                 call(env.step, action, env.all_env_ids[: env.config.batch_size])
             except ValueError as err:  # async pools: stepping envs still in flight
                 assert "flight" in str(err) or "wait forever" in str(err), err
+    finally:
+        call(env.close)
+
+
+# ---------------------------------------------------------------------------------------------
+# make() of Procgen ids with random options: procgen's engine calls exit() on an option it
+# rejects, so every value must be checked before it gets there
+# ---------------------------------------------------------------------------------------------
+
+PROCGEN_IDS = [_task.task_id for _task in FAMILIES["procgen"]]
+_PROCGEN_INTS = st.one_of(
+    st.integers(-2, 12),
+    st.sampled_from([20, 21, INT32_MAX - 1, INT32_MAX, INT32_MAX + 1, 2**32, 2**63 - 1]),
+    st.sampled_from([-(2**31), -(2**63), 2**63, 10**30]),
+)
+_PROCGEN_NAMES = st.one_of(
+    st.sampled_from(sorted(PROCGEN_GAMES)),
+    st.sampled_from(
+        ["", "Coinrun", "coinrun ", "coinrun\x00", "coinrun\x00maze", "../coinrun", "%s%n", "é"]
+    ),
+)
+# Values of the right kinds: procgen itself must judge them (game, mode, level range).
+_PROCGEN_TYPED = {
+    "env_name": st.one_of(_PROCGEN_NAMES, st.none()),
+    "distribution_mode": st.one_of(st.sampled_from(sorted(PROCGEN_MODES.values())), _PROCGEN_INTS),
+    "num_levels": _PROCGEN_INTS,
+    "start_level": _PROCGEN_INTS,
+    **dict.fromkeys(PROCGEN_FLAGS, st.booleans()),
+}
+# ... and values of any kind, which envfleet's option checks refuse before the env sees them.
+_PROCGEN_ANY = {name: st.one_of(values, _ANY_VALUE) for name, values in _PROCGEN_TYPED.items()}
+_PROCGEN_RANGE = ["env_name", "distribution_mode", "num_levels", "start_level"]
+
+
+@functools.cache
+def _procgen_defaults() -> dict[str, tuple[str, Any]]:
+    """The Procgen env type's options: name -> (kind, default)."""
+    return envfleet.make_spec(PROCGEN_IDS[0]).module.env_types()["Procgen"]
+
+
+def _procgen_type_problems(options: dict[str, Any]) -> list[str]:
+    """The options whose values are of the wrong kind (TypeError) or past int64 (ValueError),
+    as envfleet's option checks (registry._coerce) refuse them before the env sees them."""
+    problems = []
+    for name, value in options.items():
+        if name == "env_name":
+            ok = value is None or isinstance(value, str)
+        elif name in ("distribution_mode", "num_levels", "start_level"):
+            ok = (
+                isinstance(value, int) and not isinstance(value, bool) and -(2**63) <= value < 2**63
+            )
+        else:
+            ok = isinstance(value, bool)
+        if not ok:
+            problems.append(name)
+    return problems
+
+
+def _procgen_value_problems(options: dict[str, Any]) -> list[str]:
+    """What procgen would refuse in well-typed options (the id's merged with the given): the
+    words an error for each must hold (procgen_env.h's EngineOptions)."""
+    game = options["env_name"] or ""  # None is the empty string in the core
+    mode, num, start = options["distribution_mode"], options["num_levels"], options["start_level"]
+    problems = []
+    if game not in PROCGEN_GAMES:
+        return ["env_name must be one of procgen's games"]  # checked first, alone
+    if not 0 <= num <= INT32_MAX:
+        problems.append("num_levels must be in")
+    if not 0 <= start <= INT32_MAX:
+        problems.append("start_level must be in")
+    elif num > 0 and start + num > INT32_MAX:
+        problems.append("start_level + num_levels")
+    if mode not in {PROCGEN_MODES[m] for m in PROCGEN_GAMES[game]}:
+        problems.append(f"distribution_mode for {game} must be one of")
+    elif mode == PROCGEN_MODES["Exploration"] and (num != 0 or start != 0):
+        problems.append("exploration mode (distribution_mode 20) plays one fixed level")
+    return problems
+
+
+@settings(_PROFILE_SETTINGS, max_examples={"short": 60, "long": 3000}[PROFILE])
+@given(data=st.data())
+def test_make_procgen_with_random_options(data):
+    """make() of a Procgen id with random values of its options (any game name, mode, level
+    range, flag; of any type): it raises TypeError or ValueError naming what is wrong exactly
+    where procgen would refuse the options, and otherwise builds a pool of the id's spec
+    (its observation's layout, the game's time limit) that plays levels of the given range,
+    steps and renders. Never a process exit: that would end the test run."""
+    task = data.draw(st.sampled_from(PROCGEN_IDS), label="task")
+    # Mostly the options that pick the game, mode and levels, with values of the right kinds;
+    # at times values of any kind.
+    values = data.draw(st.sampled_from([_PROCGEN_TYPED] * 2 + [_PROCGEN_ANY]), label="kinds")
+    names = data.draw(st.lists(st.sampled_from(_PROCGEN_RANGE), max_size=4, unique=True))
+    names += data.draw(st.lists(st.sampled_from(PROCGEN_FLAGS), max_size=3, unique=True))
+    options = {name: data.draw(values[name], label=name) for name in names}
+    n = data.draw(st.integers(1, 3), label="num_envs")
+    render = data.draw(st.booleans(), label="render")
+    kwargs = dict(num_envs=n, seed=data.draw(st.integers(0, 2**40), label="seed"), **options)
+    if render:
+        kwargs["render_mode"] = "rgb_array"
+    expected = _procgen_type_problems(options)
+    merged = {
+        **{name: default for name, (_, default) in _procgen_defaults().items()},
+        **envfleet.registry.registration(task).options,
+        **options,
+    }
+    if not expected:
+        expected = _procgen_value_problems(merged)
+    try:
+        env = call(envfleet.make, task, **kwargs)
+    except (TypeError, ValueError) as err:
+        event(f"refused: {type(err).__name__}")
+        assert expected, f"{task} with {options}: valid options raised {err!r}"
+        assert any(word in str(err) for word in expected), (
+            f"{task} with {options}: {err!r} names none of {expected}"
+        )
+        return
+    assert not expected, f"{task} with {options}: made a pool, but procgen refuses {expected}"
+    event("made a pool")
+    try:
+        spec = env.spec
+        shape = (3, 64, 64) if merged["channel_first"] else (64, 64, 3)
+        assert spec.observation_space.shape == shape
+        game, mode = merged["env_name"], merged["distribution_mode"]
+        # The game's limit, but none for sequential levels (each level has its own clock).
+        limit = None if merged["use_sequential_levels"] else procgen_time_limit(game, mode)
+        assert spec.max_episode_steps == limit
+        obs, info = call(env.reset)
+        assert obs.shape == (n, *shape) and obs.dtype == np.uint8
+        for _ in range(3):
+            actions = np.array([env.single_action_space.sample() for _ in range(n)])
+            obs, reward, terminated, truncated, info = call(env.step, actions)
+            assert obs.shape == (n, *shape) and reward.shape == (n,)
+        # With use_sequential_levels a completed level goes on to one past the range.
+        if (
+            merged["num_levels"] > 0
+            and mode != PROCGEN_MODES["Exploration"]
+            and not merged["use_sequential_levels"]
+        ):
+            start, end = merged["start_level"], merged["start_level"] + merged["num_levels"]
+            assert ((info["level_seed"] >= start) & (info["level_seed"] < end)).all(), info
+        if render:
+            frames = call(env.render, env_ids=list(range(n)))
+            assert frames.shape == (n, 512, 512, 3) and frames.dtype == np.uint8
     finally:
         call(env.close)
 
