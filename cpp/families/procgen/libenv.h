@@ -46,11 +46,11 @@ struct Options {
   int count;
 };
 struct Buffers {
-  void** ob;     // len(observation space) * num pointers
-  float* rew;    // num floats
+  void** ob;       // len(observation space) * num pointers
+  float* rew;      // num floats
   uint8_t* first;  // num flags
-  void** info;   // len(info space) * num pointers
-  void** ac;     // len(action space) * num pointers
+  void** info;     // len(info space) * num pointers
+  void** ac;       // len(action space) * num pointers
 };
 }  // namespace abi
 
@@ -119,7 +119,7 @@ inline void CheckAssets() {
     const size_t space = line.find(' ');
     if (line.empty() || space == std::string::npos) continue;
     const std::string path = root + line.substr(space + 1);
-    struct stat st {};
+    struct stat st{};
     if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
         std::to_string(st.st_size) != line.substr(0, space)) {
       throw std::runtime_error("procgen's asset " + path +
@@ -162,9 +162,9 @@ class OptionList {
   std::vector<std::unique_ptr<std::string>> strings_;
 };
 
-constexpr int kRes = 64;           // procgen's RES_W = RES_H
-constexpr int kRenderRes = 512;    // procgen's RENDER_RES, the render_human frame
-constexpr int kNumActions = 15;    // procgen's combos (env.py get_combos)
+constexpr int kRes = 64;         // procgen's RES_W = RES_H
+constexpr int kRenderRes = 512;  // procgen's RENDER_RES, the render_human frame
+constexpr int kNumActions = 15;  // procgen's combos (env.py get_combos)
 
 // One game in one libenv instance, with the buffers libenv writes into. The game's first
 // episode starts (reset and first observation) when the buffers are set, in the constructor.

@@ -1,7 +1,6 @@
 // envfleet._procgen: the Procgen family (procgen 0.10.7's games, run by its engine library
-// libenv.so from OpenAI's procgen 0.10.7 wheel, installed beside this module by procgen.cmake). Task ids
-// and options: src/envfleet/families/procgen.py.
-#include <dlfcn.h>
+// libenv.so from OpenAI's procgen 0.10.7 wheel, installed beside this module by procgen.cmake).
+// Task ids and options: src/envfleet/families/procgen.py.
 #include <nanobind/nanobind.h>
 
 #include <stdexcept>
@@ -9,17 +8,14 @@
 
 #include "bind/env_module.h"
 #include "bind/error_text.h"
+#include "bind/module_folder.h"
 #include "families/procgen/procgen_env.h"
 
 namespace envfleet::procgen {
 
 std::string EngineRoot() {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&EngineRoot), &info) == 0 || info.dli_fname == nullptr) {
-    throw std::runtime_error("cannot locate the envfleet._procgen module file");
-  }
-  const std::string path = info.dli_fname;
-  return path.substr(0, path.rfind('/') + 1) + "procgen_engine";
+  return bind::ModuleFolder(reinterpret_cast<void*>(&EngineRoot), "envfleet._procgen") +
+         "procgen_engine";
 }
 
 }  // namespace envfleet::procgen

@@ -206,8 +206,7 @@ class ProcgenEnv : public Env {
     spec.render = {kRenderRes, kRenderRes, /*resizable=*/false, /*fps=*/15.0, /*num_cameras=*/0};
     // The pool's time limit is the game's, but for use_sequential_levels, whose episodes run
     // through any number of levels, each with its own clock (the env truncates those itself).
-    spec.time_limit =
-        config.Get<bool>("use_sequential_levels") ? 0 : GameTimeout(config, nullptr);
+    spec.time_limit = config.Get<bool>("use_sequential_levels") ? 0 : GameTimeout(config, nullptr);
     return spec;
   }
 

@@ -1,25 +1,22 @@
 // envfleet._vizdoom: the ViZDoom family (the client library of vizdoom 1.3.2, MIT, linked into
 // this module; engines run as processes under vizdoom_supervisor). Task ids and options:
 // src/envfleet/families/vizdoom.py.
-#include <dlfcn.h>
 #include <nanobind/nanobind.h>
 
 #include <string>
 
 #include "bind/env_module.h"
 #include "bind/error_text.h"
+#include "bind/module_folder.h"
 #include "families/vizdoom/vizdoom_env.h"
 
 namespace envfleet::vizdoom {
 
 // The supervisor is installed beside this module (vizdoom.cmake).
 std::string SupervisorPath() {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&SupervisorPath), &info) == 0 || info.dli_fname == nullptr) {
-    throw std::runtime_error("cannot locate the envfleet._vizdoom module file");
-  }
-  std::string path = info.dli_fname;
-  path = path.substr(0, path.rfind('/') + 1) + "vizdoom_supervisor";
+  const std::string path =
+      bind::ModuleFolder(reinterpret_cast<void*>(&SupervisorPath), "envfleet._vizdoom") +
+      "vizdoom_supervisor";
   files::CheckFile("vizdoom_supervisor (installed with envfleet)", path, uintmax_t{1} << 28);
   return path;
 }
