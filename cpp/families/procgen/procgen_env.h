@@ -51,6 +51,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/image/planar.h"
 #include "core/env.h"
 #include "core/spec.h"
 #include "families/procgen/libenv.h"
@@ -250,12 +251,7 @@ class ProcgenEnv : public Env {
     const uint8_t* hwc = game_->obs();
     uint8_t* obs = out.Get<uint8_t>(0);
     if (channel_first_) {
-      constexpr int kPlane = kRes * kRes;
-      for (int p = 0; p < kPlane; ++p) {
-        obs[p] = hwc[3 * p];
-        obs[kPlane + p] = hwc[3 * p + 1];
-        obs[2 * kPlane + p] = hwc[3 * p + 2];
-      }
+      image::InterleavedToPlanar(hwc, obs, size_t{kRes} * kRes);
     } else {
       std::memcpy(obs, hwc, size_t{kRes} * kRes * 3);
     }
