@@ -7,8 +7,10 @@ physical limit: one env stepped in a bare C++ loop, times the cores a cell can u
 Modules: :mod:`~envfleet.bench.executors` (the contestants), :mod:`~envfleet.bench.plan`
 (the grid of cells), :mod:`~envfleet.bench._cell` (what runs inside each fresh process),
 :mod:`~envfleet.bench.runner` (schedules the processes, round-robin over executors),
-:mod:`~envfleet.bench.report` (statistics, the table, JSON / CSV / PNG) and
-:mod:`~envfleet.bench.progress` (the progress bar). The method is described in
+:mod:`~envfleet.bench.report` (statistics, the table, JSON / CSV / PNG),
+:mod:`~envfleet.bench.progress` (the progress bar), :mod:`~envfleet.bench.procgen_gym3_cell`
+(the peers that run under procgen's own venv) and :mod:`~envfleet.bench.markdown` (runs'
+tables as benchmarks/RESULTS.md has them). The method is described in
 ``benchmarks/README.md``.
 """
 

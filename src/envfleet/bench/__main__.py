@@ -129,15 +129,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def default_executors(task: str, quick: bool = False) -> list[str]:
     """Every executor, but AtariVectorEnv only for Atari tasks, dm_control's loop only for
-    dm_control tasks (they run nothing else), gymnax only for CartPole-v1, the JAX loops
+    dm_control tasks, procgen's own (procgen-gym3*) only for Procgen tasks (they run nothing
+    else), gymnax only for CartPole-v1, the JAX loops
     (``*-xla*``) only when named, and with ``quick`` not the peers that fork workers or
     compile in every cell (PufferLib, gymnax): the quick grid stays a couple of minutes."""
-    from envfleet.bench.tasks import atari_options, dm_control_task
+    from envfleet.bench.tasks import atari_options, dm_control_task, procgen_task
 
     only_for = {
         "ale_py": atari_options(task) is not None,
         "dm_control": dm_control_task(task) is not None,
         "gymnax": task == "CartPole-v1",
+        "procgen": procgen_task(task),
     }
     return [
         name

@@ -15,6 +15,7 @@ to do an envfleet task's work (Atari preprocessing, reference tasks) is :mod:`.t
 from __future__ import annotations
 
 import importlib
+import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ class ExecutorInfo:
 
     name: str
     library: str  # the package that must be importable: envfleet, envpool, gymnasium, ale_py,
-    # dm_control, pufferlib, gymnax
+    # dm_control, pufferlib, gymnax; procgen: procgen's own interface, in its venv (Procgen)
     mode: str  # "sync" (batch_size == num_envs) or "async" (batches of the first to finish)
     threaded: bool  # takes a num_threads option (the grid's thread axis applies)
     description: str
@@ -42,6 +43,9 @@ class ExecutorInfo:
     # The fewest threads (worker processes) the executor can run with; grid points below it
     # are left out with a note (PufferLib's async mode needs two workers).
     min_threads: int = 1
+    # Also measured at 2 and 4 threads per core, beside the grid's counts: a peer whose best
+    # thread count is to be found (procgen's ProcgenGym3Env, as the Procgen issue asks).
+    thread_sweep: bool = False
 
 
 EXECUTORS: dict[str, ExecutorInfo] = {
@@ -139,6 +143,24 @@ EXECUTORS: dict[str, ExecutorInfo] = {
             quick=False,
             min_threads=2,
         ),
+        # procgen's own vectorized env, in a peer process under procgen's venv (NumPy < 2):
+        # envfleet.bench.procgen_gym3_cell. Procgen tasks only.
+        ExecutorInfo(
+            "procgen-gym3",
+            "procgen",
+            "sync",
+            True,
+            "procgen's ProcgenGym3Env(num=n, num_threads=t): act() then observe() (Procgen)",
+            thread_sweep=True,
+        ),
+        ExecutorInfo(
+            "procgen-gym3-serial",
+            "procgen",
+            "sync",
+            False,
+            "procgen's ProcgenGym3Env(num=n, num_threads=0): act() steps every game on the "
+            "calling thread, then observe() (Procgen)",
+        ),
         ExecutorInfo(
             "gymnax-jit",
             "gymnax",
@@ -212,9 +234,13 @@ def unavailable_reason(
         theirs = tasks.library_task("envpool", task, reference_task)
         if theirs not in envpool.list_all_envs():
             return f"EnvPool has no task {theirs!r}"
+    elif info.library == "procgen" or (info.library == "gymnasium" and tasks.procgen_task(task)):
+        return _procgen_reason(name, task, options)
     elif info.library == "gymnasium":
         return _gymnasium_reason(task, reference_task, options)
     elif info.library == "pufferlib":
+        if tasks.procgen_task(task):
+            return "procgen's gym env runs in procgen's venv (NumPy < 2), where PufferLib is not"
         try:
             pufferlib = import_pufferlib()
         except Exception as exc:
@@ -255,6 +281,46 @@ def unavailable_reason(
             from ale_py.vector_env import AtariVectorEnv  # noqa: F401
         except Exception as exc:
             return f"ale_py.vector_env is not importable ({exc})"
+    return None
+
+
+# What the probe's checks of the procgen peers found: reasons by (executor, task, options),
+# and the versions the peer reported (peer_versions reads them).
+_PROCGEN_CHECKS: dict[str, str | None] = {}
+_PROCGEN_VERSIONS: dict[str, str] = {}
+
+
+def _procgen_reason(name: str, task: str, options: dict[str, Any]) -> str | None:
+    """Why executor ``name`` cannot run Procgen ``task`` through procgen's own interface here
+    (its venv cannot be made, or the peer cannot build one env of the task), or None."""
+    from envfleet.bench import tasks
+
+    if not tasks.procgen_task(task):
+        return f"{name} runs Procgen tasks only (procgen's own interface)"
+    key = json.dumps([name, task, options], sort_keys=True, default=str)
+    if key not in _PROCGEN_CHECKS:
+        _PROCGEN_CHECKS[key] = _check_procgen_peer(name, task, options)
+    return _PROCGEN_CHECKS[key]
+
+
+def _check_procgen_peer(name: str, task: str, options: dict[str, Any]) -> str | None:
+    from envfleet.bench import tasks
+
+    try:
+        kwargs = tasks.procgen_gym3_kwargs(task, options)
+    except ValueError as exc:
+        return str(exc)
+    try:
+        peer = _start_procgen_peer(name, kwargs, 1, None, 0, np.zeros((1, 1), np.int64))
+    except Exception as exc:  # the venv cannot be made, or the peer failed
+        return f"procgen's peer cannot run {task!r}: {exc}"
+    try:
+        peer.run(2)
+        _PROCGEN_VERSIONS.update(peer.versions)
+    except Exception as exc:
+        return f"procgen's peer cannot step {task!r}: {exc}"
+    finally:
+        peer.close()
     return None
 
 
@@ -305,6 +371,8 @@ def peer_versions(libraries: set[str]) -> dict[str, str | None]:
             versions["pufferlib"] = str(import_pufferlib().__version__)
         except Exception:
             versions["pufferlib"] = None
+    if "procgen" in libraries or "gymnasium" in libraries:
+        versions.update(_PROCGEN_VERSIONS)  # what the probe's checks of procgen's peer found
     if "gymnax" in libraries:
         for name in ("gymnax", "jax"):
             try:
@@ -513,7 +581,12 @@ def _gymnasium_vector(mode: str) -> Callable[..., Executor]:
     def make(task, num_envs, batch_size, num_threads, seed, actions, options) -> Executor:
         import gymnasium
 
-        from envfleet.bench.tasks import gymnasium_async_kwargs, gymnasium_maker
+        from envfleet.bench.tasks import gymnasium_async_kwargs, gymnasium_maker, procgen_task
+
+        if procgen_task(task):  # procgen's gym env, in procgen's venv
+            return _procgen_peer(f"gymnasium-{mode}")(
+                task, num_envs, batch_size, None, seed, actions, options
+            )
 
         # The same as gymnasium.make_vec(task, num_envs, mode) for a registered id, and it
         # also takes the wrapped envs that stand for Atari tasks.
@@ -537,7 +610,12 @@ def _gymnasium_vector(mode: str) -> Callable[..., Executor]:
 
 
 def _python_loop(task, num_envs, batch_size, num_threads, seed, actions, options) -> Executor:
-    from envfleet.bench.tasks import gymnasium_maker
+    from envfleet.bench.tasks import gymnasium_maker, procgen_task
+
+    if procgen_task(task):  # procgen's gym envs, in procgen's venv
+        return _procgen_peer("python-loop")(
+            task, num_envs, batch_size, None, seed, actions, options
+        )
 
     make_one = gymnasium_maker(task, options)
     envs = [make_one() for _ in range(num_envs)]
@@ -703,6 +781,44 @@ def _puffer_recv_send(env: Any, actions: np.ndarray) -> Callable[[int], int]:
     return run
 
 
+def _start_procgen_peer(name, kwargs, num_envs, num_threads, seed, actions):
+    """A :class:`~envfleet.bench.procgen_gym3_cell.Peer` running executor ``name``
+    (procgen-gym3-serial is procgen-gym3 with ``num_threads=0``)."""
+    from envfleet.bench import procgen_gym3_cell
+
+    executor = "procgen-gym3" if name.startswith("procgen-gym3") else name
+    threads = 0 if name == "procgen-gym3-serial" else num_threads or 0
+    return procgen_gym3_cell.start(executor, kwargs, num_envs, threads, seed, actions)
+
+
+def _procgen_peer(name: str) -> Callable[..., Executor]:
+    """Executor ``name`` run by procgen's own Python side, in a peer process under procgen's
+    venv (:mod:`envfleet.bench.procgen_gym3_cell`): ``procgen-gym3`` (ProcgenGym3Env with the
+    grid's threads), ``procgen-gym3-serial`` (with ``num_threads=0``), and for Procgen tasks
+    ``gymnasium-sync``, ``gymnasium-async`` and ``python-loop`` over procgen's gym env.
+
+    ``run`` is one request to the peer; the peer and its workers are the cell's worker
+    processes (their CPU time is the cell's), and ``make_s`` is the peer's own build time
+    (``setup`` overrides the cell's, which would count the interpreter's start)."""
+
+    def make(task, num_envs, batch_size, num_threads, seed, actions, options) -> Executor:
+        from envfleet.bench.tasks import procgen_gym3_kwargs
+
+        if batch_size != num_envs:
+            raise ValueError(f"{name} steps every env each call: batch_size must be num_envs")
+        kwargs = procgen_gym3_kwargs(task, options)
+        peer = _start_procgen_peer(name, kwargs, num_envs, num_threads, seed, actions)
+        return Executor(
+            peer.run,
+            peer.close,
+            list(peer.pids),
+            setup={"make_s": peer.make_s},
+            internals={"peer": peer},
+        )
+
+    return make
+
+
 def _gymnax(task, num_envs, batch_size, num_threads, seed, actions, options) -> Executor:
     """gymnax's CartPole-v1, ``num_envs`` copies under ``jax.vmap``, stepped by one jitted
     ``lax.fori_loop`` of ``calls`` calls, on the CPU.
@@ -775,6 +891,8 @@ _BUILDERS: dict[str, Callable[..., Executor]] = {
     "pufferlib-multiprocessing": _pufferlib("Multiprocessing"),
     "pufferlib-multiprocessing-async": _pufferlib("Multiprocessing"),
     "gymnax-jit": _gymnax,
+    "procgen-gym3": _procgen_peer("procgen-gym3"),
+    "procgen-gym3-serial": _procgen_peer("procgen-gym3-serial"),
 }
 assert set(_BUILDERS) == set(EXECUTORS)
 

@@ -8,7 +8,9 @@ own configuration:
 - ``*-async`` pools: ``batch_size = batch``, ``num_envs = async_factor * batch`` (2 or 3, so
   that a batch is ready while the previous one is being used), ``num_threads = threads``;
 - Gymnasium and the Python loop have no thread option: they appear once per ``batch``
-  (Gymnasium's async vector env uses one worker process per env instead).
+  (Gymnasium's async vector env uses one worker process per env instead);
+- a peer whose best thread count is to be found (``ExecutorInfo.thread_sweep``: procgen's
+  ``procgen-gym3``) also gets 2 and 4 threads per core.
 
 An executor may also run another envfleet task than the run's (``--executors
 envfleet-sync@CartPole-v1``: the C++ CartPole beside a Python-written one); its cells carry that
@@ -77,11 +79,15 @@ def make_cells(
     cells: list[Cell] = []
     notes: list[str] = []
     seen: set[Cell] = set()
+    sweep = {2 * cores, 4 * cores}
+    swept = any(EXECUTORS[parse_executor(t, run_task)[0]].thread_sweep for t in executors)
     for batch in sorted(set(batches)):
-        for t in sorted(set(threads)):
+        for t in sorted(set(threads) | (sweep if swept else set())):
             for text in executors:
                 name, task, label = parse_executor(text, run_task)
                 info = EXECUTORS[name]
+                if t not in threads and not info.thread_sweep:
+                    continue
                 num_envs = batch * async_factor if info.mode == "async" else batch
                 if info.threaded and min(t, num_envs) < info.min_threads:
                     note = f"{name} skipped below {info.min_threads} threads (its async mode)"

@@ -27,6 +27,12 @@ runs its own CartPole-v1. Two cases need a translation:
 - ViZDoom ids: EnvPool has the same ids; Gymnasium runs vizdoom 1.3.2's own ``DoomGame`` with
   EnvPool's settings, reward and preprocessing (:mod:`envfleet.bench.vizdoom_reference`), and
   EnvPool runs in a working folder of its own (:func:`envpool_working_folder`).
+- Procgen ids (``CoinrunHard-v0``): EnvPool has the same ids; procgen's own Python side
+  (OpenAI's procgen 0.10.7, whose engine envfleet runs) needs NumPy < 2, so its executors run in
+  a process of procgen's reference venv (:mod:`envfleet.bench.procgen_gym3_cell`):
+  ``procgen-gym3`` is its vectorized env ``ProcgenGym3Env`` and Gymnasium's vector envs (and
+  the Python loop) run procgen's gym env, each with the task's options in procgen's terms
+  (:func:`procgen_gym3_kwargs`).
 - Gymnasium-Robotics ids: EnvPool has the same ids; Gymnasium runs gymnasium-robotics 1.4.2's
   envs under the same ids (the v4 id for Fetch's v1, the v1/v3 ids for the Shadow Hand's v0:
   the reference's mujoco-py versions), with one patch for MuJoCo 4.0.0 applied in each process
@@ -278,6 +284,46 @@ def _vizdoom_reference(task: str, options: dict[str, Any]):
     return VizdoomReference(task, **options)
 
 
+def procgen_task(task: str) -> bool:
+    """Whether ``task`` is one of envfleet's Procgen ids."""
+    from envfleet import registry
+
+    return _is_envfleet_task(task) and registry.registration(task).family.name == "procgen"
+
+
+# procgen's names of the distribution modes (procgen/env.py's DISTRIBUTION_MODE_DICT, and its
+# "exploration"), by envfleet's (EnvPool's) numbers.
+PROCGEN_MODES = {0: "easy", 1: "hard", 2: "extreme", 10: "memory", 20: "exploration"}
+# envfleet options that ProcgenGym3Env takes under the same name.
+_PROCGEN_SAME_NAME = (
+    "num_levels", "start_level", "use_sequential_levels", "center_agent", "use_backgrounds",
+    "use_monochrome_assets", "restrict_themes", "use_generated_assets", "paint_vel_info",
+)  # fmt: skip
+
+
+def procgen_gym3_kwargs(task: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The keyword arguments of procgen's ``ProcgenGym3Env`` (and of its gym env) doing a
+    Procgen ``task``'s work with envfleet env ``options``: the game, procgen's name of the
+    mode, and every option, resolved (envfleet's defaults are EnvPool's, which are procgen's).
+
+    ``channel_first`` only lays the frame out (procgen's are (64, 64, 3)); exploration mode
+    leaves out num_levels and start_level, which procgen sets itself (envfleet requires them
+    at 0 there). Raises ValueError for what procgen's interface cannot take:
+    ``use_easy_jump=True`` (ProcgenGym3Env has no such argument)."""
+    import envfleet
+
+    resolved = envfleet.make_spec(task, **(options or {})).config.env_options
+    if resolved.get("use_easy_jump"):
+        raise ValueError("ProcgenGym3Env takes no use_easy_jump (only envfleet and EnvPool do)")
+    mode = PROCGEN_MODES[int(resolved["distribution_mode"])]
+    kwargs: dict[str, Any] = {"env_name": resolved["env_name"], "distribution_mode": mode}
+    for name in _PROCGEN_SAME_NAME:
+        if mode == "exploration" and name in ("num_levels", "start_level"):
+            continue
+        kwargs[name] = resolved[name]
+    return kwargs
+
+
 def envpool_working_folder(task: str) -> None:
     """Moves this process into a folder of its own before EnvPool makes ViZDoom envs: its
     engines write an ini file and a ./_vizdoom folder in the working directory, and several
@@ -364,10 +410,35 @@ def differences(task: str, libraries: set[str], options: dict[str, Any] | None =
             "Gymnasium's pixel envs (AddRenderObservation) return (H, W, 3) frames, envfleet "
             "and EnvPool (3, H, W): the same pixels, laid out differently"
         )
+    if _is_envfleet_task(task) and procgen_task(task):
+        notes += _procgen_differences(task, libraries, options or {})
     options = atari_options(task, **(options or {})) if _is_envfleet_task(task) else None
     if options is not None and "gymnasium" in libraries and options["use_fire_reset"]:
         notes.append(
             f"{wrapped} AtariPreprocessing has no FIRE-on-reset: its envs skip the one FIRE "
             "step per episode that envfleet, EnvPool and AtariVectorEnv take"
+        )
+    return notes
+
+
+def _procgen_differences(task: str, libraries: set[str], options: dict[str, Any]) -> list[str]:
+    import envfleet
+
+    notes = []
+    theirs = sorted(libraries & {"procgen", "gymnasium"})
+    channel_first = envfleet.make_spec(task, **options).config.env_options["channel_first"]
+    if theirs and channel_first:
+        notes.append(
+            "procgen's own interfaces (ProcgenGym3Env, its gym env under Gymnasium) return "
+            "(64, 64, 3) frames, envfleet and EnvPool (3, 64, 64): the same pixels, laid out "
+            "differently"
+        )
+    if "procgen" in libraries:
+        notes.append(
+            "ProcgenGym3Env has no reset row: procgen starts the next level inside the step "
+            "that ends an episode, so each of its rows is a game step; the pools and Gymnasium "
+            "spend the row after an episode's end on a reset (envfleet's, and procgen's gym env "
+            "under Gymnasium, return the level procgen already started; EnvPool's patched "
+            "engine generates it then)"
         )
     return notes
