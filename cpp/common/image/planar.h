@@ -29,20 +29,33 @@ inline void Scalar(const uint8_t* rgb, uint8_t* planes, size_t begin, size_t pix
 }
 
 #ifdef ENVFLEET_PLANAR_SSSE3
-// Pixels [0, pixels rounded down to 16). Channel c of pixel p (0..15 in a group) is byte
-// 3p + c of the group's 48 bytes, held in three registers: its shuffle masks pick, from
-// register v, the bytes 3p + c - 16v that fall inside it (the others read as 0).
+// The shuffle masks, made once at compile time: channel c of pixel p (0..15 in a group of 16)
+// is byte 3p + c of the group's 48 bytes, held in three registers; mask [c][v] picks, from
+// register v, the bytes 3p + c - 16v that fall inside it (-128: the others read as 0).
+struct alignas(16) ShuffleMasks {
+  int8_t bytes[3][3][16];
+};
+constexpr ShuffleMasks MakeShuffleMasks() {
+  ShuffleMasks m{};
+  for (int c = 0; c < 3; ++c) {
+    for (int v = 0; v < 3; ++v) {
+      for (int p = 0; p < 16; ++p) {
+        const int at = 3 * p + c - 16 * v;
+        m.bytes[c][v][p] = static_cast<int8_t>(at >= 0 && at < 16 ? at : -128);
+      }
+    }
+  }
+  return m;
+}
+inline constexpr ShuffleMasks kShuffleMasks = MakeShuffleMasks();
+
+// Pixels [0, pixels rounded down to 16).
 __attribute__((target("ssse3"))) inline size_t Ssse3(const uint8_t* rgb, uint8_t* planes,
                                                      size_t pixels) {
   __m128i masks[3][3];
   for (int c = 0; c < 3; ++c) {
     for (int v = 0; v < 3; ++v) {
-      alignas(16) int8_t m[16];
-      for (int p = 0; p < 16; ++p) {
-        const int at = 3 * p + c - 16 * v;
-        m[p] = static_cast<int8_t>(at >= 0 && at < 16 ? at : -128);
-      }
-      masks[c][v] = _mm_load_si128(reinterpret_cast<const __m128i*>(m));
+      masks[c][v] = _mm_load_si128(reinterpret_cast<const __m128i*>(kShuffleMasks.bytes[c][v]));
     }
   }
   const size_t groups = pixels / 16 * 16;
