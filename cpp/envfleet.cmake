@@ -31,6 +31,8 @@ if(ENVFLEET_SANITIZE)
   message(STATUS "envfleet: sanitized build (-fsanitize=${_envfleet_sanitizers})")
 endif()
 
+include("${CMAKE_CURRENT_LIST_DIR}/manylinux/manylinux.cmake")  # binary wheels only
+
 find_package(Python 3.11 REQUIRED COMPONENTS Interpreter Development.Module)
 find_package(Threads REQUIRED)
 
@@ -64,7 +66,8 @@ function(envfleet_add_module name)
   if(ENVFLEET_SANITIZE OR ENVFLEET_KEEP_SYMBOLS)
     set(_keep_symbols NOSTRIP)
   endif()
-  nanobind_add_module(${name} NB_STATIC NOMINSIZE ${_keep_symbols} ${ARGN})
+  nanobind_add_module(${name} NB_STATIC NOMINSIZE ${_keep_symbols} ${ARGN}
+                      ${ENVFLEET_GLIBC_COMPAT_SOURCES})
   target_include_directories(${name} PRIVATE ${NUMPY_INCLUDE_DIR})
   target_link_libraries(${name} PRIVATE envfleet_core)
 endfunction()

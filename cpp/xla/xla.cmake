@@ -15,7 +15,8 @@ if(_jax_found EQUAL 0 AND EXISTS "${ENVFLEET_XLA_FFI_INCLUDE_DIR}/xla/ffi/api/ff
   message(STATUS "envfleet._xla: XLA FFI headers from ${ENVFLEET_XLA_FFI_INCLUDE_DIR}")
   # NOMINSIZE (-O3, not nanobind's -Os): every jitted env call runs through these handlers
   # (CartPole's 8-env step through the CPU handler ran about 3% faster than at -Os).
-  nanobind_add_module(_xla NB_STATIC NOMINSIZE "${CMAKE_CURRENT_LIST_DIR}/xla_module.cc")
+  nanobind_add_module(_xla NB_STATIC NOMINSIZE "${CMAKE_CURRENT_LIST_DIR}/xla_module.cc"
+                      ${ENVFLEET_GLIBC_COMPAT_SOURCES})
   target_include_directories(_xla PRIVATE "${CMAKE_CURRENT_LIST_DIR}/..")
   # SYSTEM: XLA's headers are not held to our warning flags.
   target_include_directories(_xla SYSTEM PRIVATE "${ENVFLEET_XLA_FFI_INCLUDE_DIR}")

@@ -15,7 +15,13 @@
 # Options:
 #   ENVFLEET_PROCGEN=OFF            skip the family
 #   ENVFLEET_PROCGEN_WHEEL=<path>   use a local copy of the procgen 0.10.7 wheel named below
+#   ENVFLEET_PROCGEN_INSTALL_ENGINE=OFF
+#                                   install the module only, not the engine (56 MB): binary
+#                                   wheels ship it as a wheel of its own,
+#                                   envfleet-procgen-engine (tools/build_wheels.py), which
+#                                   installs the same files into the same folder
 option(ENVFLEET_PROCGEN "Build the Procgen env family (engine from the procgen 0.10.7 wheel)" ON)
+option(ENVFLEET_PROCGEN_INSTALL_ENGINE "Install procgen's engine with the module" ON)
 set(ENVFLEET_PROCGEN_WHEEL "" CACHE FILEPATH "Local copy of the procgen 0.10.7 cp310 manylinux wheel")
 if(NOT ENVFLEET_PROCGEN)
   message(STATUS "envfleet: Procgen family disabled (ENVFLEET_PROCGEN=OFF)")
@@ -62,8 +68,10 @@ endif()
 envfleet_add_module(_procgen cpp/families/procgen/module.cc)
 target_link_libraries(_procgen PRIVATE ${CMAKE_DL_LIBS})
 install(TARGETS _procgen LIBRARY DESTINATION envfleet)
-install(DIRECTORY "${_pg_engine}/procgen/data" DESTINATION envfleet/procgen_engine/procgen
-        USE_SOURCE_PERMISSIONS)
-install(FILES "${_pg_engine}/assets.manifest" DESTINATION envfleet/procgen_engine)
-install(FILES "${_pg_root}/Procgen-MIT-LICENSE.txt" DESTINATION envfleet/licenses)
+if(ENVFLEET_PROCGEN_INSTALL_ENGINE)
+  install(DIRECTORY "${_pg_engine}/procgen/data" DESTINATION envfleet/procgen_engine/procgen
+          USE_SOURCE_PERMISSIONS)
+  install(FILES "${_pg_engine}/assets.manifest" DESTINATION envfleet/procgen_engine)
+  install(FILES "${_pg_root}/Procgen-MIT-LICENSE.txt" DESTINATION envfleet/licenses)
+endif()
 message(STATUS "envfleet: Procgen family enabled")

@@ -32,6 +32,11 @@ if(NOT ENVFLEET_VIZDOOM)
   return()
 endif()
 
+# A binary wheel (cpp/manylinux) carries Boost inside _vizdoom: Debian's static libraries,
+# hidden there by --exclude-libs, and linked as manylinux.cmake says.
+if(ENVFLEET_GLIBC_STUBS)
+  set(Boost_USE_STATIC_LIBS ON)
+endif()
 find_package(Boost 1.66 CONFIG QUIET COMPONENTS filesystem thread chrono)
 if(NOT Boost_FOUND)
   message(WARNING
@@ -101,10 +106,20 @@ set_target_properties(envfleet_vizdoom_client PROPERTIES
 
 # ---- the engine supervisor and the module ------------------------------------------------------
 add_executable(vizdoom_supervisor cpp/families/vizdoom/supervisor.cc)
+if(ENVFLEET_GLIBC_STUBS)
+  # A binary wheel's supervisor is one static executable: a program, unlike a module, also
+  # takes its start-up code from the glibc it is linked with, and this machine's (2.36) calls
+  # __libc_start_main the way only glibc 2.34 and newer understand. Linked statically it needs
+  # no glibc at all on the user's system.
+  target_link_options(vizdoom_supervisor PRIVATE -static -s)
+endif()
 install(TARGETS vizdoom_supervisor RUNTIME DESTINATION envfleet)
 
 envfleet_add_module(_vizdoom cpp/families/vizdoom/module.cc)
 target_link_libraries(_vizdoom PRIVATE envfleet_vizdoom_client)
+if(ENVFLEET_GLIBC_STUBS)
+  target_link_options(_vizdoom PRIVATE ${ENVFLEET_PIE_ARCHIVES_LINK_OPTIONS})  # Boost's archives
+endif()
 install(TARGETS _vizdoom LIBRARY DESTINATION envfleet)
 # ViZDoom's client library is MIT (the sdist has no licence file: the text heads every source
 # file): its notice travels with the module.
@@ -117,4 +132,23 @@ string(SUBSTRING "${_vzd_head}" ${_vzd_begin} ${_vzd_length} _vzd_notice)
 string(STRIP "${_vzd_notice}" _vzd_notice)
 file(WRITE "${_vzd_root}/ViZDoom-MIT-LICENSE.txt" "${_vzd_notice}")
 install(FILES "${_vzd_root}/ViZDoom-MIT-LICENSE.txt" DESTINATION envfleet/licenses)
+if(ENVFLEET_GLIBC_STUBS)
+  # Boost is linked in (above): its licence, as Debian's copyright file states it.
+  set(_vzd_boost_copyright "/usr/share/doc/libboost${Boost_VERSION_MAJOR}.${Boost_VERSION_MINOR}-dev/copyright")
+  if(NOT EXISTS "${_vzd_boost_copyright}")
+    message(FATAL_ERROR "envfleet: a binary wheel links Boost in and must carry its licence, "
+                        "but ${_vzd_boost_copyright} is missing")
+  endif()
+  file(READ "${_vzd_boost_copyright}" _vzd_boost_text)
+  string(FIND "${_vzd_boost_text}" "License: BSL-1.0\n" _vzd_at)
+  if(_vzd_at EQUAL -1)
+    message(FATAL_ERROR "envfleet: ${_vzd_boost_copyright} states no BSL-1.0 licence")
+  endif()
+  string(SUBSTRING "${_vzd_boost_text}" ${_vzd_at} -1 _vzd_boost_text)
+  string(FIND "${_vzd_boost_text}" "\n\n" _vzd_end)  # the paragraph ends at a blank line
+  string(SUBSTRING "${_vzd_boost_text}" 0 ${_vzd_end} _vzd_boost_text)
+  string(REGEX REPLACE "\n \.?" "\n" _vzd_boost_text "${_vzd_boost_text}")
+  file(WRITE "${_vzd_root}/Boost-BSL-1.0-LICENSE.txt" "${_vzd_boost_text}\n")
+  install(FILES "${_vzd_root}/Boost-BSL-1.0-LICENSE.txt" DESTINATION envfleet/licenses)
+endif()
 message(STATUS "envfleet: ViZDoom family enabled (client library ${_vzd_version}, Boost ${Boost_VERSION})")
