@@ -47,6 +47,7 @@
 #include "core/output_blocks.h"
 #include "core/run_segments.h"
 #include "core/spec.h"
+#include "core/sweep_plan.h"
 #include "core/thread_pool.h"
 
 namespace envfleet {
@@ -936,21 +937,8 @@ class Pool {
 
   void StartSweep(const int32_t* env_ids, int64_t count, bool reset, int64_t seq,
                   bool caller_steps) {
-    // With the caller stepping, workers beyond the cores left to them would only take turns
-    // on those cores, and one descheduled while it holds a run stalls the whole batch.
-    // And workers join only a sweep long enough to pay for them: handing runs to another core
-    // (its wake-up or poll, the envs' state crossing caches, the block's completion) costs
-    // microseconds per batch, more than a short sweep of tiny envs takes the caller alone.
-    const bool worth_sharing = step_ns_ < 0 || static_cast<double>(count) * step_ns_ >
-                                                   static_cast<double>(kMinSharedWork.count());
-    // A send() (the caller does not step now) still leaves the caller's core to it, as
-    // Python's, and its recv() helps: as many workers as the cores left, at least one.
-    const int64_t cores_left = std::max<int64_t>(usable_cores_ - 1, 0);
-    const int64_t workers =
-        !caller_helps_queue_ ? options_.num_threads
-        : !caller_steps ? std::min<int64_t>(options_.num_threads, std::max<int64_t>(cores_left, 1))
-        : worth_sharing ? std::min<int64_t>(options_.num_threads, cores_left)
-                        : 0;
+    const int64_t workers = SweepWorkers(
+        {options_.num_threads, usable_cores_, caller_helps_queue_, caller_steps, count, step_ns_});
     const int64_t threads = workers + (caller_steps ? 1 : 0);
     const int64_t runs_wanted = kRunsPerThread * threads;
     std::memcpy(sweep_.ids.data(), env_ids, static_cast<size_t>(count) * sizeof(int32_t));
@@ -976,7 +964,6 @@ class Pool {
         static_cast<double>(envs);
     step_ns_ = step_ns_ < 0 ? ns : 0.75 * step_ns_ + 0.25 * ns;
   }
-  static constexpr std::chrono::nanoseconds kMinSharedWork{20'000};
 
   // Tickets to the current sweep for `tickets` workers: ticket t gives whichever worker takes
   // it home segment t + home_offset. (Homes by worker index left a sweep's segment without
