@@ -1,6 +1,7 @@
-// A fixed set of worker threads (each gets its index), optionally pinned: worker t runs on core
-// (affinity_offset + t) mod cores when affinity_offset >= 0. And ParallelFor, which the pool
-// uses to build its envs (an ALE ROM load or a MuJoCo model takes milliseconds each).
+// A fixed set of worker threads (each gets its index), optionally pinned: worker t runs on the
+// ((affinity_offset + t) mod n)-th of the n CPUs the creating thread may run on, when
+// affinity_offset >= 0. And ParallelFor, which the pool uses to build its envs (an ALE ROM
+// load or a MuJoCo model takes milliseconds each).
 #ifndef ENVFLEET_CORE_THREAD_POOL_H_
 #define ENVFLEET_CORE_THREAD_POOL_H_
 
@@ -19,18 +20,35 @@ namespace envfleet {
 
 class ThreadPool {
  public:
+  // EnvPool counts the offset in CPU numbers (core (offset + t) mod the machine's CPUs), which
+  // is the same wherever every CPU may be used. Under a restricted set (a container's cpuset,
+  // taskset, a NUMA node's CPUs set on the calling thread: docs/many-cores.md) its pins to
+  // CPUs outside the set fail and leave those workers unpinned; counted within the set, every
+  // worker is pinned, and the pool stays inside it.
   ThreadPool(int num_threads, int affinity_offset, std::function<void(int)> body) {
-    int cores = static_cast<int>(std::thread::hardware_concurrency());
-    if (cores < 1) cores = 1;
+    std::vector<int> cpus;
+    if (affinity_offset >= 0) cpus = AllowedCpus();
     for (int t = 0; t < num_threads; ++t) {
       threads_.emplace_back(body, t);
-      if (affinity_offset >= 0) {
+      if (!cpus.empty()) {
         cpu_set_t set;
         CPU_ZERO(&set);
-        CPU_SET((affinity_offset + t) % cores, &set);
+        CPU_SET(cpus[static_cast<size_t>(affinity_offset + t) % cpus.size()], &set);
         pthread_setaffinity_np(threads_.back().native_handle(), sizeof(set), &set);
       }
     }
+  }
+
+  // The CPUs the calling thread may run on, in increasing order (empty if it cannot say).
+  static std::vector<int> AllowedCpus() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    std::vector<int> cpus;
+    if (pthread_getaffinity_np(pthread_self(), sizeof(set), &set) != 0) return cpus;
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+      if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+    }
+    return cpus;
   }
   ~ThreadPool() { Join(); }
 

@@ -25,7 +25,8 @@ def make(task_id: str, env_type: str = "gymnasium", **kwargs: Any):
     Pool options: ``num_envs=1``, ``batch_size=num_envs`` (smaller: async mode),
     ``num_threads=min(batch_size, cores)``, ``seed=42`` (env i uses seed + i) or one seed per
     env, ``max_episode_steps`` (the task's default), ``thread_affinity_offset=-1`` (>= 0 pins
-    worker t to core offset + t), ``autoreset_mode="next_step" | "same_step" | "disabled"``,
+    worker t to the (offset + t)-th CPU this thread may use),
+    ``autoreset_mode="next_step" | "same_step" | "disabled"``,
     ``conventions="envpool"`` (EnvPool 1.2.5's; ``"gymnasium"`` for Gymnasium's VectorEnv
     contract with ``env_type="gymnasium"``, ``"dm_env"`` for float64 rewards and discounts
     with ``env_type="dm"``: see :class:`envfleet.spec.Conventions`). Any other keyword is an

@@ -123,18 +123,13 @@ TEST(ThreadPool, RunsTheBodyOncePerThreadAndJoins) {
   CHECK_EQ(none.size(), 0);
 }
 
-TEST(ThreadPool, PinsWorkerTToCoreOffsetPlusT) {
-  cpu_set_t allowed;
-  CPU_ZERO(&allowed);
-  REQUIRE(sched_getaffinity(0, sizeof(allowed), &allowed) == 0);
-  const int cores = static_cast<int>(std::thread::hardware_concurrency());
-  constexpr int kThreads = 3;
-  const int offset = 1;
+// The CPUs worker t of a pool made on this thread with `offset` is pinned to (one each).
+std::multiset<int> PinnedCpus(int threads, int offset) {
   std::atomic<bool> go{false};
   std::mutex mutex;
   std::multiset<int> pinned_to;  // the one CPU of each worker pinned to exactly one
   {
-    ThreadPool pool(kThreads, offset, [&](int) {
+    ThreadPool pool(threads, offset, [&](int) {
       while (!go.load()) std::this_thread::yield();  // pinned by now: the pool has returned
       cpu_set_t mine;
       CPU_ZERO(&mine);
@@ -150,13 +145,34 @@ TEST(ThreadPool, PinsWorkerTToCoreOffsetPlusT) {
     });
     go.store(true);
   }
+  return pinned_to;
+}
+
+TEST(ThreadPool, PinsWorkerTToTheAllowedCpuOffsetPlusT) {
+  const std::vector<int> cpus = ThreadPool::AllowedCpus();
+  REQUIRE(!cpus.empty());
+  constexpr int kThreads = 3;
+  const int offset = 1;
   std::multiset<int> expected;
-  for (int t = 0; t < kThreads; ++t) {
-    const int cpu = (offset + t) % cores;
-    // Pinning to a CPU outside this process's allowed set fails (and is ignored).
-    if (CPU_ISSET(cpu, &allowed)) expected.insert(cpu);
-  }
-  CHECK_EQ(pinned_to, expected);
+  for (int t = 0; t < kThreads; ++t) expected.insert(cpus[(offset + t) % cpus.size()]);
+  CHECK_EQ(PinnedCpus(kThreads, offset), expected);
+}
+
+TEST(ThreadPool, StaysInsideTheCreatingThreadsCpuSet) {
+  // A NUMA node's CPUs (or a container's cpuset), simulated: the calling thread restricted to
+  // its last allowed CPU. Every worker is pinned there, whatever the offset (EnvPool's CPU
+  // numbers would pin worker 0 to CPU 0, outside the set).
+  const std::vector<int> cpus = ThreadPool::AllowedCpus();
+  REQUIRE(!cpus.empty());
+  cpu_set_t before, node;
+  CPU_ZERO(&before);
+  CPU_ZERO(&node);
+  REQUIRE(pthread_getaffinity_np(pthread_self(), sizeof(before), &before) == 0);
+  CPU_SET(cpus.back(), &node);
+  REQUIRE(pthread_setaffinity_np(pthread_self(), sizeof(node), &node) == 0);
+  const std::multiset<int> pinned = PinnedCpus(2, /*offset=*/0);
+  pthread_setaffinity_np(pthread_self(), sizeof(before), &before);
+  CHECK_EQ(pinned, (std::multiset<int>{cpus.back(), cpus.back()}));
 }
 
 }  // namespace
