@@ -11,8 +11,9 @@ over the same thread counts, where what matters is that adding threads never low
 rate, and what each CPU-second buys. Every cell is one `python -m envfleet.bench` run (fresh
 processes, rounds interleaved, the limit measured in the same run: one env in a bare C++ loop,
 times the usable cores), whose results.json stays under --out; the table goes to stdout and
-to <out>/scaling.md. The short windows keep the default grid to a few minutes on 16 cores;
---rounds/--windows/--window lengthen them.
+to <out>/scaling.md. A last table sets what a user gets without tuning (num_threads left to
+its default) against the best thread count for the same pool. The short windows keep the
+default grid to a few minutes on 16 cores; --rounds/--windows/--window lengthen them.
 """
 
 from __future__ import annotations
@@ -81,6 +82,12 @@ def main() -> None:
     parser.add_argument("--windows", type=int, default=3)
     parser.add_argument("--window", type=float, default=0.3)
     parser.add_argument("--out", type=Path, default=Path("bench-out/scaling"))
+    parser.add_argument(
+        "--defaults",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also compare the untuned default thread count with the best one",
+    )
     args = parser.parse_args()
 
     lines = [
@@ -123,6 +130,36 @@ def main() -> None:
                 lines.append(
                     f"| {envs} | {threads} | {rate(es)} | {per_cpu_text} | {rate(ps)} |"
                     f" {ratio(es, ps)} |"
+                )
+    if args.defaults:
+        # A user who does not tune: make(task, num_envs=n) takes num_threads = min(n, cores).
+        # Against the best thread count for the same pool, sync and async.
+        cores = len(os.sched_getaffinity(0))
+        lines += [
+            "",
+            f"Defaults: the pool a user gets without tuning (num_threads = min(batch, cores) ="
+            f" {cores} here) against the best thread count for the same pool (sync num_envs ="
+            f" async batch_size = 4 x cores = {4 * cores}).",
+            "",
+            "| task | mode | default | best (threads) | default / best |",
+            "|---|---|---|---|---|",
+        ]
+        thread_list = sorted(set(args.threads) | {cores})
+        for task in args.heavy + [TINY]:
+            rows = []
+            for threads in thread_list:
+                rows += bench(args, args.out / f"defaults-{task}-t{threads}", task, 4 * cores,
+                              threads, "envfleet-sync,envfleet-async")  # fmt: skip
+            for executor in ("envfleet-sync", "envfleet-async"):
+                mine = [r for r in rows if r["executor"] == executor and r.get("median")]
+                if not mine:
+                    continue
+                best = max(mine, key=lambda r: r["median"])
+                default = next((r for r in mine if r["num_threads"] == min(4 * cores, cores)),
+                               None)  # fmt: skip
+                lines.append(
+                    f"| {task} | {executor.split('-')[1]} | {rate(default)} |"
+                    f" {rate(best)} ({best['num_threads']}) | {ratio(default, best)} |"
                 )
     table = "\n".join(lines) + "\n"
     args.out.mkdir(parents=True, exist_ok=True)
