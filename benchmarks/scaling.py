@@ -155,8 +155,8 @@ def main() -> None:
                 if not mine:
                     continue
                 best = max(mine, key=lambda r: r["median"])
-                default = next((r for r in mine if r["num_threads"] == min(4 * cores, cores)),
-                               None)  # fmt: skip
+                # make()'s default, min(batch_size, cores), is all the cores for these pools
+                default = next((r for r in mine if r["num_threads"] == cores), None)
                 lines.append(
                     f"| {task} | {executor.split('-')[1]} | {rate(default)} |"
                     f" {rate(best)} ({best['num_threads']}) | {ratio(default, best)} |"

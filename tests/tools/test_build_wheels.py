@@ -56,9 +56,3 @@ def test_the_version_is_stated_once():
     assert source == REPO / "src" / "envfleet" / "__init__.py"
     assert f'__version__ = "{envfleet.__version__}"' in source.read_text()
     assert importlib.metadata.version("envfleet") == envfleet.__version__
-
-
-def test_the_engine_wheel_is_tagged_for_what_libenv_needs(tool):
-    # procgen's libenv.so is a manylinux2014 (glibc 2.17) build: the engine wheel says so, and
-    # installs for every Python.
-    assert tool.ENGINE_TAG.startswith("py3-none-manylinux_2_17_x86_64")
