@@ -148,8 +148,8 @@ def test_ctrl_c_interrupts_python_not_the_engines(tmp_path):
         import time, numpy as np, envfleet
         env = envfleet.make_gymnasium({TASK!r}, num_envs=2)
         env.reset()
-        print("ready", flush=True)
-        try:
+        try:  # "ready" inside the try: the SIGINT may land before print returns
+            print("ready", flush=True)
             time.sleep(120)
         except KeyboardInterrupt:
             for _ in range(5):
