@@ -88,6 +88,7 @@ struct OsmesaApi {
   unsigned char (*MakeCurrent)(OSMesaContext, void* buffer, unsigned int type, int width,
                                int height);
   void (*DestroyContext)(OSMesaContext);
+  void* (*GetProcAddress)(const char*);
 };
 
 // ---- Loading ------------------------------------------------------------------------------------
@@ -212,7 +213,8 @@ inline OsmesaLoad LoadOsmesaOnce() {
   OsmesaApi& a = load.api;
   if (!(Resolve(lib, "OSMesaCreateContextExt", &a.CreateContextExt) &&
         Resolve(lib, "OSMesaMakeCurrent", &a.MakeCurrent) &&
-        Resolve(lib, "OSMesaDestroyContext", &a.DestroyContext))) {
+        Resolve(lib, "OSMesaDestroyContext", &a.DestroyContext) &&
+        Resolve(lib, "OSMesaGetProcAddress", &a.GetProcAddress))) {
     load.error = "libOSMesa lacks OSMesaCreateContextExt (" + DlError() + ")";
   }
   return load;
@@ -251,6 +253,13 @@ inline Backend ProcessBackend() {
 }
 
 // ---- One context ------------------------------------------------------------------------------
+
+// An OpenGL entry point of the process's backend (core functions too: Mesa's and NVIDIA's EGL
+// return them, EGL_KHR_get_all_proc_addresses), or nullptr. Valid in any context of that backend.
+inline void* GlProc(const char* name) {
+  return ProcessBackend() == Backend::kEgl ? Egl().api.GetProcAddress(name)
+                                           : Osmesa().api.GetProcAddress(name);
+}
 
 // A GL context made current on the thread that creates it, for that thread's life: the
 // worker's context. It must be destroyed on the same thread.

@@ -16,18 +16,23 @@
 // whether height fields are re-uploaded (a dm_control task that rewrites its terrain per
 // episode uploads it, as quadruped's Escape does).
 //
-// Each worker thread owns the GL side (a headless context, gl_context.h; the MjrContext
-// holding the model's meshes, textures and offscreen buffers; the mjvScene) and each env owns
-// only its camera. The thread's objects are made on the first render on that thread and freed
-// when the thread ends (a thread_local owner): the pool's workers end when it closes.
+// Two ways to run that, chosen per process by ENVFLEET_MUJOCO_RENDERER:
+//  - "per-thread" (the default): each worker thread owns the GL side (a headless context,
+//    gl_context.h; the MjrContext holding the model's meshes, textures and offscreen buffers)
+//    and draws and reads back its own frames. Best where rendering is software (llvmpipe,
+//    OSMesa): every worker rasterizes on its own core.
+//  - "service": the workers build the scenes and one render thread draws them all in one GL
+//    context, reading frames back in passes (render_service.h, which says why).
+// The pixels are the same bytes either way. Either way each env owns only its camera, and the
+// thread's objects are made on the first render on that thread and freed when the thread ends
+// (a thread_local owner): the pool's workers end when it closes.
 #ifndef ENVFLEET_COMMON_MUJOCO_RENDER_H_
 #define ENVFLEET_COMMON_MUJOCO_RENDER_H_
 
 #include <mujoco/mujoco.h>
 
-#include <algorithm>
 #include <cstdint>
-#include <cstring>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -35,19 +40,42 @@
 #include <vector>
 
 #include "common/mujoco/gl_context.h"
+#include "common/mujoco/render_service.h"
+#include "common/mujoco/render_target.h"
 
 namespace envfleet {
 namespace mujoco {
 
-// What one worker thread draws with: its GL context, and the MjrContext and scene for the
-// model it last drew (the envs of one pool share one model), rebuilt for another model or a
-// frame bigger than its offscreen buffer.
+enum class RendererKind { kPerThread, kService };
+
+// ENVFLEET_MUJOCO_RENDERER, read once per process.
+inline RendererKind ProcessRendererKind() {
+  static const RendererKind kind = [] {
+    const char* value = std::getenv("ENVFLEET_MUJOCO_RENDERER");
+    const std::string name = value != nullptr ? value : "";
+    if (name.empty() || name == "per-thread") return RendererKind::kPerThread;
+    if (name == "service") return RendererKind::kService;
+    throw std::invalid_argument(
+        "ENVFLEET_MUJOCO_RENDERER must be 'per-thread' (the default) or 'service', got '" + name +
+        "'");
+  }();
+  return kind;
+}
+
+// What one worker thread draws with: the scene for the model it last drew (the envs of one pool
+// share one model), and the GL side (per-thread) or a hold on the render service.
 class ThreadRenderer {
  public:
   ThreadRenderer() = default;
   ThreadRenderer(const ThreadRenderer&) = delete;
   ThreadRenderer& operator=(const ThreadRenderer&) = delete;
-  ~ThreadRenderer() { Free(); }
+  ~ThreadRenderer() {
+    // The MjrContext's GL objects belong to the GL context, current on this thread since it
+    // was made: free them first.
+    target_.Free();
+    gl_.reset();
+    FreeScene();
+  }
 
   // This thread's renderer (made on first use, freed when the thread ends).
   static ThreadRenderer& OfThisThread() {
@@ -72,113 +100,76 @@ class ThreadRenderer {
   };
 
   // Draws `d` of model `m` through `cam` into rgb: height rows of width RGB pixels, top row
-  // first. `context_model` is the shared model the thread's MjrContext is made from (its
-  // meshes and textures; kept alive by the pointer, whose address identifies it); `m` may be an
-  // env's own copy of it with edited fields (colours, sizes, lights), which the scene reads.
+  // first. `context_model` is the shared model the MjrContext is made from (its meshes and
+  // textures; kept alive by the pointer, whose address identifies it); `m` may be an env's own
+  // copy of it with edited fields (colours, sizes, lights), which the scene reads.
   void Draw(const std::shared_ptr<const mjModel>& context_model, const mjModel* m, mjData* d,
             mjvCamera* cam, const Options& options, int width, int height, uint8_t* rgb) {
-    Prepare(context_model, options.max_geom, width, height);
-    option_.flags[mjVIS_RANGEFINDER] = options.rangefinders;  // the thread's envs share option_
-    mjv_updateScene(m, d, &option_, &perturb_, cam, mjCAT_ALL, &scene_);
-    // The scene is shared by the thread's envs, so its flags are set on every frame.
-    scene_.flags[mjRND_SHADOW] = options.fast ? 0 : default_shadow_;
-    scene_.flags[mjRND_REFLECTION] = options.fast ? 0 : default_reflection_;
-    if (options.edit_scene) options.edit_scene(&scene_);
+    const RendererKind kind = ProcessRendererKind();
+    if (kind == RendererKind::kPerThread) {
+      if (gl_ == nullptr) gl_ = std::make_unique<gl::HeadlessContext>(width, height);
+      gl_->Reserve(width, height);
+      target_.Prepare(context_model, width, height);
+    }
+    UpdateScene(context_model, m, d, cam, options);
+    if (kind == RendererKind::kService) {
+      if (service_ == nullptr) service_ = RenderService::Acquire();
+      service_->Draw({&context_model, m, &scene_, options.upload_hfields, width, height, rgb});
+      return;
+    }
+    mjrContext* context = target_.context();
     if (options.upload_hfields) {
-      for (int h = 0; h < m->nhfield; ++h) mjr_uploadHField(m, &context_, h);
+      for (int h = 0; h < m->nhfield; ++h) mjr_uploadHField(m, context, h);
     }
     const mjrRect viewport = {0, 0, width, height};
-    mjr_render(viewport, &scene_, &context_);
-    mjr_readPixels(rgb, nullptr, viewport, &context_);
-    FlipRows(rgb, width, height);
+    mjr_render(viewport, &scene_, context);
+    frame_.resize(static_cast<size_t>(width) * height * 3);
+    mjr_readPixels(frame_.data(), nullptr, viewport, context);
+    CopyFlipped(frame_.data(), width, height, rgb);
   }
 
  private:
-  void Prepare(const std::shared_ptr<const mjModel>& model, int max_geom, int width, int height) {
-    if (gl_ == nullptr) gl_ = std::make_unique<gl::HeadlessContext>(width, height);
-    gl_->Reserve(width, height);
-    const mjModel* m = model.get();
-    // Gymnasium's offscreen size: the XML's, grown to the frame (never shrunk).
-    const int off_width = std::max(m->vis.global.offwidth, width);
-    const int off_height = std::max(m->vis.global.offheight, height);
-    if (model == model_ && max_geom == max_geom_ && off_width <= off_width_ &&
-        off_height <= off_height_) {
-      return;
-    }
-    // Another model, or a bigger frame than the buffer holds: grow the buffer to cover both
-    // this frame and the frames drawn before (for the same model).
-    const bool same_model = model == model_;
-    const int want_width = same_model ? std::max(off_width, off_width_) : off_width;
-    const int want_height = same_model ? std::max(off_height, off_height_) : off_height;
-    FreeMujoco();
-    // mjr_makeContext reads the offscreen size from the model; the shared model is read-only,
-    // so a copy carries the size.
-    mjModel* sized = mj_copyModel(nullptr, m);
-    if (sized == nullptr) throw std::runtime_error("MuJoCo could not copy the model");
-    sized->vis.global.offwidth = want_width;
-    sized->vis.global.offheight = want_height;
-    try {
+  // mjv_updateScene into the thread's scene (remade for another model or geom budget), with
+  // the frame's flags: the thread's envs share the scene and its options.
+  void UpdateScene(const std::shared_ptr<const mjModel>& context_model, const mjModel* m, mjData* d,
+                   mjvCamera* cam, const Options& options) {
+    if (context_model != scene_model_ || options.max_geom != max_geom_) {
+      FreeScene();
       mjv_defaultScene(&scene_);
       scene_made_ = true;
-      mjv_makeScene(m, &scene_, max_geom);
-      mjr_defaultContext(&context_);
-      context_made_ = true;
-      mjr_makeContext(sized, &context_, mjFONTSCALE_150);
-      mjr_setBuffer(mjFB_OFFSCREEN, &context_);
-    } catch (...) {
-      mj_deleteModel(sized);
-      FreeMujoco();
-      throw;
+      mjv_makeScene(context_model.get(), &scene_, options.max_geom);
+      mjv_defaultOption(&option_);
+      mjv_defaultPerturb(&perturb_);
+      default_shadow_ = scene_.flags[mjRND_SHADOW];
+      default_reflection_ = scene_.flags[mjRND_REFLECTION];
+      scene_model_ = context_model;
+      max_geom_ = options.max_geom;
     }
-    mj_deleteModel(sized);
-    if (context_.currentBuffer != mjFB_OFFSCREEN) {
-      FreeMujoco();
-      throw std::runtime_error("MuJoCo could not bind its offscreen framebuffer");
-    }
-    mjv_defaultOption(&option_);
-    mjv_defaultPerturb(&perturb_);
-    default_shadow_ = scene_.flags[mjRND_SHADOW];
-    default_reflection_ = scene_.flags[mjRND_REFLECTION];
-    model_ = model;
-    off_width_ = want_width;
-    off_height_ = want_height;
-    max_geom_ = max_geom;
+    option_.flags[mjVIS_RANGEFINDER] = options.rangefinders;
+    mjv_updateScene(m, d, &option_, &perturb_, cam, mjCAT_ALL, &scene_);
+    scene_.flags[mjRND_SHADOW] = options.fast ? 0 : default_shadow_;
+    scene_.flags[mjRND_REFLECTION] = options.fast ? 0 : default_reflection_;
+    if (options.edit_scene) options.edit_scene(&scene_);
   }
 
-  static void FlipRows(uint8_t* rgb, int width, int height) {
-    const size_t row = static_cast<size_t>(width) * 3;
-    std::vector<uint8_t> tmp(row);
-    for (int top = 0, bottom = height - 1; top < bottom; ++top, --bottom) {
-      uint8_t* a = rgb + top * row;
-      uint8_t* b = rgb + bottom * row;
-      std::memcpy(tmp.data(), a, row);
-      std::memcpy(a, b, row);
-      std::memcpy(b, tmp.data(), row);
-    }
-  }
-
-  void FreeMujoco() {
-    if (context_made_) mjr_freeContext(&context_);
+  void FreeScene() {
     if (scene_made_) mjv_freeScene(&scene_);
-    context_made_ = scene_made_ = false;
-    model_.reset();
-    off_width_ = off_height_ = 0;
+    scene_made_ = false;
+    scene_model_.reset();
+    max_geom_ = 0;
   }
 
-  void Free() {
-    // The MjrContext's GL objects belong to the GL context, current on this thread since it
-    // was made: free them first.
-    FreeMujoco();
-    gl_.reset();
-  }
-
+  // Per-thread drawing.
   std::unique_ptr<gl::HeadlessContext> gl_;
-  std::shared_ptr<const mjModel> model_;  // the model context_ holds (kept alive: its address
-                                          // identifies it)
-  int off_width_ = 0, off_height_ = 0, max_geom_ = 0;
-  mjrContext context_;
+  ModelTarget target_;
+  std::vector<uint8_t> frame_;  // a frame as OpenGL reads it, bottom row first
+  // The service, held while this thread lives.
+  std::shared_ptr<RenderService> service_;
+  // The scene, either way.
+  std::shared_ptr<const mjModel> scene_model_;
+  int max_geom_ = 0;
   mjvScene scene_;
-  bool context_made_ = false, scene_made_ = false;
+  bool scene_made_ = false;
   mjvOption option_;
   mjvPerturb perturb_;
   mjtByte default_shadow_ = 1, default_reflection_ = 1;

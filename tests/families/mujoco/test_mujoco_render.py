@@ -316,12 +316,17 @@ def test_two_worker_threads():
     assert not np.array_equal(frames[1][1][0], frames[1][1][1])
 
 
-def test_make_close_cycles_leak_nothing():
-    """Each pool's workers make GL contexts (and llvmpipe its rasterizer threads); closing the
-    pool ends the workers, which free them: threads, files and memory stay flat."""
+@pytest.mark.parametrize("renderer", ["per-thread", "service"])
+def test_make_close_cycles_leak_nothing(renderer):
+    """Each pool's workers make GL contexts (and llvmpipe its rasterizer threads), or start the
+    render service (ENVFLEET_MUJOCO_RENDERER=service: its thread, context and the models'
+    contexts); closing the pool ends the workers, which free them or release the service, whose
+    last release stops it: threads, files and memory stay flat."""
     out = assert_isolated_ok(
-        """
-        import os, envfleet
+        f"""
+        import os
+        os.environ["ENVFLEET_MUJOCO_RENDERER"] = {renderer!r}
+        import envfleet
 
         def counts():
             rss = int(open("/proc/self/statm").read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
