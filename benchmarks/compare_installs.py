@@ -38,13 +38,20 @@ CELLS = [
     ("Ant-v5", 64, 32, 2),
     ("Ant-v5", 128, 64, 2),
 ]
+# MuJoCo pixels (--pixels): from_pixels pools, whose steps are mostly rendering (llvmpipe here).
+PIXEL_CELLS = [
+    ("HalfCheetah-v5", 4, 4, 2, {"from_pixels": True}),
+    ("HalfCheetah-v5", 4, 4, 2, {"from_pixels": True, "render_fast": True}),
+    ("CheetahRun-v1", 4, 4, 2, {"from_pixels": True}),
+]
 
 CELL_CODE = """
 import json, sys, time
 import numpy as np
 import envfleet
-task, num_envs, batch, threads, windows, window = json.loads(sys.argv[1])
-env = envfleet.make(task, num_envs=num_envs, batch_size=batch, num_threads=threads, seed=0)
+task, num_envs, batch, threads, options, windows, window = json.loads(sys.argv[1])
+env = envfleet.make(task, num_envs=num_envs, batch_size=batch, num_threads=threads, seed=0,
+                    **options)
 space = env.single_action_space
 rng = np.random.default_rng(0)
 actions = [np.stack([space.sample() for _ in range(batch)]) for _ in range(64)]
@@ -71,9 +78,18 @@ print(json.dumps(sorted(rates)[len(rates) // 2]))
 """
 
 
+def _options(cell: tuple) -> dict:
+    return cell[4] if len(cell) > 4 else {}
+
+
+def _label(cell: tuple) -> str:
+    flags = "+".join(k for k, v in _options(cell).items() if v is True)
+    return cell[0] + (f" {flags}" if flags else "")
+
+
 def measure(python: str, cell: tuple, windows: int, window: float) -> float:
     out = subprocess.run(
-        [python, "-c", CELL_CODE, json.dumps([*cell, windows, window])],
+        [python, "-c", CELL_CODE, json.dumps([*cell[:4], _options(cell), windows, window])],
         capture_output=True,
         text=True,
         check=True,
@@ -90,9 +106,17 @@ def main() -> None:
     parser.add_argument("--windows", type=int, default=5)
     parser.add_argument("--window", type=float, default=0.3)
     parser.add_argument("--tasks", nargs="*", help="only these task ids")
+    parser.add_argument(
+        "--pixels", action="store_true", help="the MuJoCo from_pixels cells instead"
+    )
     args = parser.parse_args()
-    cells = [c for c in CELLS if not args.tasks or c[0] in args.tasks]
-    print(f"{'task':<13}{'envs':>6}{'batch':>6}{'thr':>4}{'before':>12}{'after':>12}  after/before")
+    grid = PIXEL_CELLS if args.pixels else CELLS
+    cells = [c for c in grid if not args.tasks or c[0] in args.tasks]
+    width = max(13, *(len(_label(c)) + 1 for c in cells))
+    print(
+        f"{'task':<{width}}{'envs':>6}{'batch':>6}{'thr':>4}{'before':>12}{'after':>12}"
+        "  after/before"
+    )
     for cell in cells:
         before, after, ratios = [], [], []
         for r in range(args.rounds):
@@ -105,7 +129,7 @@ def main() -> None:
             ratios.append(got["after"] / got["before"])
         b, a = statistics.median(before), statistics.median(after)
         print(
-            f"{cell[0]:<13}{cell[1]:>6}{cell[2]:>6}{cell[3]:>4}{b:>12,.0f}{a:>12,.0f}"
+            f"{_label(cell):<{width}}{cell[1]:>6}{cell[2]:>6}{cell[3]:>4}{b:>12,.0f}{a:>12,.0f}"
             f"  {statistics.median(ratios):.3f} ({min(ratios):.2f}-{max(ratios):.2f})",
             flush=True,
         )

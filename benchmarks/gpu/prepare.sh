@@ -5,7 +5,9 @@
 # it (the device tool's carry: [".gpu"]; it prints the size, which must stay under 64 MiB with
 # the checkout). It holds
 #   .gpu/wheels/          cp312 wheels, installed there with pip --no-index --target
-#   .gpu/envpool.tar.gz   EnvPool 1.2.5 cut to the families the table runs, with its assets
+#   .gpu/envpool.tar.gz   EnvPool 1.2.5 cut to the families the tables run, with its assets,
+#                         and dm_control's cheetah model (CheetahRun-v1)
+#   .gpu/gl/              Debian's libglvnd EGL/GL loaders (the machine has only NVIDIA's driver)
 # The commands, in order:
 #   envfleet (about 3-6 minutes):
 #     /root/.pyenv/versions/3.12.1/bin/python -m pip wheel --no-deps -w .gpu/wheels .
@@ -61,8 +63,25 @@ mkdir -p "$TO/envpool_assets/mujoco"
 cp "$ASSETS/__init__.py" "$TO/envpool_assets/"
 cp -r "$ASSETS/atari" "$TO/envpool_assets/"
 cp -r "$ASSETS/mujoco/assets_gym" "$TO/envpool_assets/mujoco/"
+# dm_control's cheetah model, for benchmarks/gpu_render.py's CheetahRun-v1 cells: envfleet
+# locates the dm_control package without importing it, and reads suite/cheetah.xml and
+# suite/common/ (the whole wheel, 116 MB installed, would not travel).
+DMC=$("${PIP[0]}" -c "import importlib.util as u; print(u.find_spec('dm_control').submodule_search_locations[0])" 2>/dev/null || true)
+if [ -z "$DMC" ]; then
+  "${PIP[@]}" "${DOWNLOAD[@]}" -d .gpu/download dm-control==1.0.50
+  unzip -q .gpu/download/dm_control-1.0.50-*.whl 'dm_control/suite/*' -d .gpu/download/dmc
+  DMC=.gpu/download/dmc/dm_control
+fi
+mkdir -p "$TO/dm_control/suite"
+: > "$TO/dm_control/__init__.py"
+cp "$DMC/suite/cheetah.xml" "$TO/dm_control/suite/"
+cp -r "$DMC/suite/common" "$TO/dm_control/suite/"
 find "$TO" -name __pycache__ -prune -exec rm -rf {} +
 tar -czf .gpu/envpool.tar.gz -C "$TO" .
 rm -rf .gpu/download .gpu/envpool
+# GL for MuJoCo's rendering there: the GPU machine has NVIDIA's EGL driver but not the vendor-
+# neutral loaders (libglvnd) that envfleet and MuJoCo open; run.sh unpacks these Debian packages.
+mkdir -p .gpu/gl
+(cd .gpu/gl && apt-get download -q libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
 ls -la .gpu/wheels .gpu/envpool.tar.gz
 du -sh .gpu

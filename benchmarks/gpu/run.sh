@@ -1,12 +1,15 @@
 #!/bin/bash
-# env.xla() on a GPU machine, in a few minutes: the GPU tests, then the speed table of
-# envfleet against EnvPool 1.2.5's xla() (benchmarks/gpu/README.md).
+# The GPU machine's runs, a few minutes each (benchmarks/gpu/README.md): env.xla()'s GPU tests
+# and speed table against EnvPool 1.2.5's xla() (tests, speed; all = both), MuJoCo pixels at
+# scale (render: benchmarks/gpu_render.py, issue #38) and the many-core table (scale:
+# benchmarks/scaling.py, issue #37).
 #   bash benchmarks/gpu/prepare.sh        first, where there is network: fills .gpu/
-#   bash benchmarks/gpu/run.sh [tests|speed|all]     on the GPU machine, from the checkout
-#                                                     with .gpu/ carried along
+#   bash benchmarks/gpu/run.sh [tests|speed|all|render|scale] [ARGS]  on the GPU machine, from the
+#                                                     checkout with .gpu/ carried along
 # Everything it reports goes to $OUT (default /tmp/gpu-out): info.txt, tests.txt,
-# test_xla.txt, speed.jsonl, speed.md. ENVFLEET_GPU_DEVICES=cpu runs the speed cells on the
-# CPU backend instead (to try the script where there is no GPU; the tests then skip).
+# test_xla.txt, speed.jsonl, speed.md, render.md and render/, scale.md and scale/.
+# ENVFLEET_GPU_DEVICES=cpu runs the speed cells on the CPU backend instead (to try the script
+# where there is no GPU; the tests then skip).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 O=${OUT:-/tmp/gpu-out}
@@ -19,8 +22,18 @@ if [ -d .gpu ]; then
   tar -xzf .gpu/envpool.tar.gz -C "$SITE" || exit 1
   export PYTHONPATH="$SITE"
 fi
+if [ -d .gpu/gl ] && [ "$(id -u)" = 0 ]; then
+  for f in .gpu/gl/*.deb; do dpkg -x "$f" /; done
+  ldconfig
+fi
+# NVIDIA's EGL vendor file where the driver is mounted (glvnd finds it there).
+NVIDIA_EGL=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+if [ -z "${__EGL_VENDOR_LIBRARY_FILENAMES:-}" ] && [ -f "$NVIDIA_EGL" ]; then
+  export __EGL_VENDOR_LIBRARY_FILENAMES=$NVIDIA_EGL
+fi
 export PYTHONUNBUFFERED=1
 what=${1:-all}
+shift || true  # the rest goes to gpu_render.py / scaling.py (e.g. render --threads 1 2)
 {
   date -u; nproc; nvidia-smi -L 2>&1
   python3 -c "import envfleet, envpool, jax; print(envfleet.__file__, envpool.__version__, \
@@ -55,4 +68,15 @@ if [ "$what" = all ] || [ "$what" = speed ]; then
       --num-threads 16 --devices $devices --length 200 --x64 >> "$S"
   done
   python3 benchmarks/gpu/xla_speed.py --table "$S" | tee "$O/speed.md"
+fi
+
+if [ "$what" = render ]; then
+  # Both renderers, default quality and render_fast, dm_control, render() of a batch, EnvPool,
+  # and the 16-process ceiling; EGL on the GPU.
+  MUJOCO_GL=egl timeout 540 python3 benchmarks/gpu_render.py --out "$O/render" "$@" 2>&1 |
+    tee "$O/render.md"
+fi
+
+if [ "$what" = scale ]; then
+  timeout 540 python3 benchmarks/scaling.py --out "$O/scale" "$@" 2>&1 | tee "$O/scale.md"
 fi
