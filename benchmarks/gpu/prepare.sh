@@ -9,8 +9,9 @@
 #                         and dm_control's cheetah model (CheetahRun-v1)
 #   .gpu/gl/              Debian's libglvnd EGL/GL loaders (the machine has only NVIDIA's driver)
 # The commands, in order:
-#   envfleet (about 3-6 minutes):
-#     /root/.pyenv/versions/3.12.1/bin/python -m pip wheel --no-deps -w .gpu/wheels .
+#   envfleet (about 4 minutes): its manylinux cp312 wheel (6.4 MB; a plain `pip wheel .` would
+#     also hold procgen's 56 MB engine and push .gpu/ past what travels):
+#     python tools/build_wheels.py --python 3.12; cp dist/envfleet-*-cp312-*.whl .gpu/wheels/
 #   the other wheels:
 #     pip download --no-deps --only-binary=:all: --python-version 3.12 \
 #       --platform manylinux_2_28_x86_64 -d .gpu/wheels <the packages in WHEELS below>
@@ -19,12 +20,12 @@
 #     the dist-info; entry.py rewritten to register only those; envpool_assets' atari/ and
 #     mujoco/assets_gym/ (from the installed envpool-assets 0.3.0 of this venv, else
 #     downloaded): the whole wheel is 53 MB and its assets 140 MB, too much to travel.
-# Usage: bash benchmarks/gpu/prepare.sh [python3.12]   (default: pyenv's 3.12.1)
+# Usage: bash benchmarks/gpu/prepare.sh   (tools/build_wheels.py finds pyenv's CPython 3.12)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-PY312=${1:-/root/.pyenv/versions/3.12.1/bin/python}
 PIP=(python3 -m pip)
-[ -x .venv/bin/python ] && PIP=(.venv/bin/python -m pip)
+TOOLS_PY=python3
+[ -x .venv/bin/python ] && PIP=(.venv/bin/python -m pip) && TOOLS_PY=.venv/bin/python
 DOWNLOAD=(download --no-deps --only-binary=:all: --python-version 3.12
           --platform manylinux_2_28_x86_64)
 # envfleet's run-time needs and the tests' (pytest and its own), pinned as the test extra
@@ -34,7 +35,8 @@ WHEELS=(gymnasium==1.4.0 cloudpickle farama-notifications dm-env dm-tree mujoco=
         pytest pluggy iniconfig pygments)
 
 rm -rf .gpu && mkdir -p .gpu/wheels .gpu/download .gpu/envpool
-"$PY312" -m pip wheel --no-deps -w .gpu/wheels .
+"$TOOLS_PY" tools/build_wheels.py --python 3.12
+cp dist/envfleet-*-cp312-cp312-manylinux_*.whl .gpu/wheels/
 "${PIP[@]}" "${DOWNLOAD[@]}" -d .gpu/wheels "${WHEELS[@]}"
 
 "${PIP[@]}" "${DOWNLOAD[@]}" -d .gpu/download envpool==1.2.5

@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -118,7 +119,8 @@ bool Resolve(void* handle, const char* name, F* fn) {
 // later render reports the same reason without retrying).
 struct EglLoad {
   EglApi api{};
-  EGLDisplay display = nullptr;
+  EGLDisplay display = nullptr;  // the default display (MUJOCO_EGL_DEVICE_ID's, else the first)
+  std::vector<EGLDeviceEXT> devices;  // every EGL device, in EGL's order
   std::string error;
 };
 
@@ -171,6 +173,7 @@ inline EglLoad LoadEglOnce() {
         std::string(kEglPackages);
     return load;
   }
+  load.devices.assign(devices, devices + num_devices);
   int first = 0, last = num_devices - 1;
   if (const char* id = std::getenv("MUJOCO_EGL_DEVICE_ID")) {
     char* end = nullptr;
@@ -254,6 +257,38 @@ inline Backend ProcessBackend() {
 
 // ---- One context ------------------------------------------------------------------------------
 
+// The display of EGL device `device` (an index into EGL's device list, as MUJOCO_EGL_DEVICE_ID
+// is), or the default display for -1: a pool's render_device option. Each is initialized on
+// first use and kept for the process's life, like the default one.
+inline EGLDisplay EglDeviceDisplay(int device) {
+  const EglLoad& egl = Egl();
+  if (!egl.error.empty()) {
+    throw std::runtime_error("MuJoCo rendering with MUJOCO_GL=egl: " + egl.error);
+  }
+  if (device < 0) return egl.display;
+  const int count = static_cast<int>(egl.devices.size());
+  if (device >= count) {
+    throw std::invalid_argument("render_device " + std::to_string(device) +
+                                " is out of range: EGL has " + std::to_string(count) +
+                                " device(s) here (valid: -1 for the default, or 0.." +
+                                std::to_string(count - 1) + ")");
+  }
+  static std::mutex mutex;
+  static std::vector<EGLDisplay> displays;
+  std::lock_guard<std::mutex> lock(mutex);
+  displays.resize(egl.devices.size(), nullptr);
+  if (displays[device] == nullptr) {
+    EGLDisplay display =
+        egl.api.GetPlatformDisplayEXT(kEglPlatformDeviceExt, egl.devices[device], nullptr);
+    if (display == nullptr || !egl.api.Initialize(display, nullptr, nullptr)) {
+      throw std::runtime_error("EGL device " + std::to_string(device) +
+                               " could not be initialized (render_device)");
+    }
+    displays[device] = display;
+  }
+  return displays[device];
+}
+
 // An OpenGL entry point of the process's backend (core functions too: Mesa's and NVIDIA's EGL
 // return them, EGL_KHR_get_all_proc_addresses), or nullptr. Valid in any context of that backend.
 inline void* GlProc(const char* name) {
@@ -267,18 +302,25 @@ class HeadlessContext {
  public:
   // `width` x `height`: the largest frame it will draw (OSMesa's default framebuffer; MuJoCo
   // draws into its own offscreen framebuffer, so this only mirrors mujoco.osmesa).
-  HeadlessContext(int width, int height) : backend_(ProcessBackend()) {
+  // `device`: the EGL device (EglDeviceDisplay), -1 for the default; OSMesa has none.
+  HeadlessContext(int width, int height, int device = -1) : backend_(ProcessBackend()) {
     if (backend_ == Backend::kEgl) {
+      display_ = EglDeviceDisplay(device);
       MakeEgl();
     } else {
+      if (device >= 0) {
+        throw std::invalid_argument(
+            "render_device selects an EGL device, but this process renders with OSMesa "
+            "(MUJOCO_GL=osmesa): leave render_device at -1");
+      }
       MakeOsmesa(width, height);
     }
   }
   ~HeadlessContext() {
     if (backend_ == Backend::kEgl) {
       const EglLoad& egl = Egl();
-      egl.api.MakeCurrent(egl.display, nullptr, nullptr, nullptr);
-      egl.api.DestroyContext(egl.display, context_);
+      egl.api.MakeCurrent(display_, nullptr, nullptr, nullptr);
+      egl.api.DestroyContext(display_, context_);
       egl.api.ReleaseThread();  // the thread's EGL state, so that ended workers leak nothing
     } else {
       Osmesa().api.MakeCurrent(nullptr, nullptr, kGlFloat, 0, 0);
@@ -317,20 +359,19 @@ class HeadlessContext {
                                  kEglNone};
     EGLConfig config = nullptr;
     EGLint num_configs = 0;
-    if (!egl.api.ChooseConfig(egl.display, attributes, &config, 1, &num_configs) ||
-        num_configs < 1) {
+    if (!egl.api.ChooseConfig(display_, attributes, &config, 1, &num_configs) || num_configs < 1) {
       throw std::runtime_error("EGL found no RGBA8/depth24/stencil8 OpenGL configuration");
     }
     if (!egl.api.BindAPI(kEglOpenGlApi)) {
       throw std::runtime_error("EGL cannot bind the OpenGL API (eglBindAPI)");
     }
-    context_ = egl.api.CreateContext(egl.display, config, nullptr, nullptr);
+    context_ = egl.api.CreateContext(display_, config, nullptr, nullptr);
     if (context_ == nullptr) {
       throw std::runtime_error("eglCreateContext failed, EGL error 0x" + Hex(egl.api.GetError()));
     }
-    if (!egl.api.MakeCurrent(egl.display, nullptr, nullptr, context_)) {
+    if (!egl.api.MakeCurrent(display_, nullptr, nullptr, context_)) {
       const EGLint error = egl.api.GetError();
-      egl.api.DestroyContext(egl.display, context_);
+      egl.api.DestroyContext(display_, context_);
       throw std::runtime_error("eglMakeCurrent failed, EGL error 0x" + Hex(error));
     }
   }
@@ -369,6 +410,7 @@ class HeadlessContext {
   }
 
   Backend backend_;
+  EGLDisplay display_ = nullptr;  // EGL: the device's display
   void* context_ = nullptr;
   std::vector<float> buffer_;  // OSMesa's default framebuffer
   int width_ = 0, height_ = 0;

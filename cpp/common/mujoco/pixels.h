@@ -34,6 +34,20 @@ inline void AddPixelDefaults(Config& config) {
   config.Set("render_width", int64_t{84});  // from_pixels' frames; render()'s are the task's
   config.Set("render_height", int64_t{84});
   config.Set("render_camera_id", int64_t{-1});
+  config.Set("render_device", int64_t{-1});  // the EGL device frames are drawn on (render.h)
+}
+
+// render_device, checked: -1 (MUJOCO_EGL_DEVICE_ID's device, else the first EGL device that
+// initializes) or an index into EGL's device list; whether that device exists is known only
+// once the first frame opens EGL.
+inline int ReadRenderDevice(const Config& config) {
+  const int64_t device = config.Get<int64_t>("render_device");
+  if (device < -1 || device > 1023) {
+    throw std::invalid_argument(
+        "render_device must be -1 (the default EGL device) or an EGL device index, got " +
+        std::to_string(device));
+  }
+  return static_cast<int>(device);
 }
 
 // The pixel options, checked.

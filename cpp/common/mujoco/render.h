@@ -97,6 +97,9 @@ class ThreadRenderer {
     // the shared model cannot hold per env (Gymnasium-Robotics moves its goal markers by
     // editing the model before each frame; its envs move the markers' geoms here instead).
     std::function<void(mjvScene*)> edit_scene;
+    // The EGL device to draw on (the render_device option): an index into EGL's device list,
+    // or -1 for MUJOCO_EGL_DEVICE_ID's, else the first that initializes.
+    int device = -1;
   };
 
   // Draws `d` of model `m` through `cam` into rgb: height rows of width RGB pixels, top row
@@ -107,13 +110,23 @@ class ThreadRenderer {
             mjvCamera* cam, const Options& options, int width, int height, uint8_t* rgb) {
     const RendererKind kind = ProcessRendererKind();
     if (kind == RendererKind::kPerThread) {
-      if (gl_ == nullptr) gl_ = std::make_unique<gl::HeadlessContext>(width, height);
+      if (gl_ != nullptr && options.device != device_) {  // another pool's device
+        target_.Free();
+        gl_.reset();
+      }
+      if (gl_ == nullptr) {
+        gl_ = std::make_unique<gl::HeadlessContext>(width, height, options.device);
+        device_ = options.device;
+      }
       gl_->Reserve(width, height);
       target_.Prepare(context_model, width, height);
     }
     UpdateScene(context_model, m, d, cam, options);
     if (kind == RendererKind::kService) {
-      if (service_ == nullptr) service_ = RenderService::Acquire();
+      if (service_ == nullptr || options.device != device_) {
+        service_ = RenderService::Acquire(options.device);
+        device_ = options.device;
+      }
       service_->Draw({&context_model, m, &scene_, options.upload_hfields, width, height, rgb});
       return;
     }
@@ -159,6 +172,7 @@ class ThreadRenderer {
     max_geom_ = 0;
   }
 
+  int device_ = -1;  // the device of gl_ or service_
   // Per-thread drawing.
   std::unique_ptr<gl::HeadlessContext> gl_;
   ModelTarget target_;

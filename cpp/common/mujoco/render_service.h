@@ -12,7 +12,8 @@
 // mjr_render into the same offscreen buffer at the same viewport, the same resolve-blit and
 // glReadPixels, only to a buffer object instead of client memory.
 //
-// The service lives while a worker thread holds it (RenderService::Acquire): the pools' threads
+// One service per EGL device a pool renders on (render_device; -1 is the default display). It
+// lives while a worker thread holds it (RenderService::Acquire): the pools' threads
 // release it when they end, and the last release stops the render thread, which frees its GL
 // objects first. A context for a model is freed at the start of a pass once nobody else holds
 // the model (its pools are gone).
@@ -25,6 +26,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -49,15 +51,16 @@ class RenderService {
     uint8_t* rgb;  // height rows of width RGB pixels, top row first
   };
 
-  // The process's service, started if no thread holds it.
-  static std::shared_ptr<RenderService> Acquire() {
+  // The service of EGL device `device` (-1: the default display), started if no thread
+  // holds it: one render thread and GL context per device.
+  static std::shared_ptr<RenderService> Acquire(int device) {
     static std::mutex mutex;
-    static std::weak_ptr<RenderService> current;
+    static std::map<int, std::weak_ptr<RenderService>> services;
     std::lock_guard<std::mutex> lock(mutex);
-    std::shared_ptr<RenderService> service = current.lock();
+    std::shared_ptr<RenderService> service = services[device].lock();
     if (service == nullptr) {
-      service = std::shared_ptr<RenderService>(new RenderService());
-      current = service;
+      service = std::shared_ptr<RenderService>(new RenderService(device));
+      services[device] = service;
     }
     return service;
   }
@@ -92,7 +95,7 @@ class RenderService {
     std::exception_ptr error;
   };
 
-  RenderService() : thread_([this] { Run(); }) {}
+  explicit RenderService(int device) : device_(device), thread_([this] { Run(); }) {}
 
   void Run() {
     std::vector<Request*> pass;
@@ -126,7 +129,9 @@ class RenderService {
       bytes += static_cast<size_t>(r->frame.width) * r->frame.height * 3;
     }
     try {
-      if (gl_ == nullptr) gl_ = std::make_unique<gl::HeadlessContext>(max_width, max_height);
+      if (gl_ == nullptr) {
+        gl_ = std::make_unique<gl::HeadlessContext>(max_width, max_height, device_);
+      }
       gl_->Reserve(max_width, max_height);
       if (pack_ == nullptr) pack_ = std::make_unique<PixelPack>();
       pack_->Reserve(bytes);
@@ -194,6 +199,7 @@ class RenderService {
                    targets_.end());
   }
 
+  const int device_;
   std::mutex mutex_;
   std::condition_variable wake_, done_;
   std::vector<Request*> queue_;

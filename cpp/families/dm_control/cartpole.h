@@ -26,7 +26,7 @@ class CartpoleEnv : public DmControlEnv {
   }
 
   CartpoleEnv(const Config& config, uint64_t seed)
-      : DmControlEnv(seed, Model(config), kControlTimestep) {
+      : DmControlEnv(config, seed, Model(config), kControlTimestep) {
     const int task = Task(config);
     swing_up_ = task >= 2;
     sparse_ = task == 1 || task == 3;

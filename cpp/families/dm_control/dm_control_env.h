@@ -253,7 +253,7 @@ inline EnvSpec TaskSpec(const mjModel* m, const std::vector<ObsKey>& obs, double
 
 // Options every task takes: assets_dir (set by the registration), task_name (the suite task of
 // the domain) and the pixel options (from_pixels, frame_stack, render_width, render_height,
-// render_camera_id; pixels.h).
+// render_camera_id, render_device; pixels.h).
 inline Config DomainDefaults(const std::string& task_name) {
   Config config{{"assets_dir", std::string()}, {"task_name", task_name}};
   mujoco::AddPixelDefaults(config);
@@ -331,6 +331,7 @@ class DmControlEnv : public Env {
     options.max_geom = SceneMaxGeom(model_.get());
     options.rangefinders = false;  // dm_control's MjvOption()
     options.upload_hfields = owns_hfield_data_;
+    options.device = render_device_;
     mujoco::ThreadRenderer::OfThisThread().Draw(shared_model_, model_.get(), data_, &camera,
                                                 options, width, height, rgb);
   }
@@ -340,11 +341,15 @@ class DmControlEnv : public Env {
   // control step (the suite's environments without control_timestep).
   DmControlEnv(const Config& config, uint64_t seed, const std::string& xml_file,
                double control_timestep)
-      : DmControlEnv(seed, LoadSuiteModel(config, xml_file), control_timestep) {}
+      : DmControlEnv(config, seed, LoadSuiteModel(config, xml_file), control_timestep) {}
 
   // The same for a model the task builds itself (LoadEditedSuiteModel).
-  DmControlEnv(uint64_t seed, const std::shared_ptr<const mjModel>& base, double control_timestep)
-      : Env(seed), random_(CheckedSeed(seed)), control_timestep_(control_timestep) {
+  DmControlEnv(const Config& config, uint64_t seed, const std::shared_ptr<const mjModel>& base,
+               double control_timestep)
+      : Env(seed),
+        random_(CheckedSeed(seed)),
+        control_timestep_(control_timestep),
+        render_device_(mujoco::ReadRenderDevice(config)) {
     ReplaceModel(base);
   }
 
@@ -574,6 +579,7 @@ class DmControlEnv : public Env {
 
   NumpyRandomState random_;
   double control_timestep_;
+  int render_device_;  // the EGL device frames are drawn on (pixels.h)
   // The shared compiled model, and this env's shallow copy of its struct (see the top comment).
   std::shared_ptr<const mjModel> shared_model_;
   std::unique_ptr<mjModel> model_;

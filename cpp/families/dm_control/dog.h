@@ -36,7 +36,7 @@ class DogEnv : public DmControlEnv {
   }
 
   DogEnv(const Config& config, uint64_t seed)
-      : DmControlEnv(seed, Model(config), kControlTimestep),
+      : DmControlEnv(config, seed, Model(config), kControlTimestep),
         task_(Task(config)),
         move_speed_(kSpeeds[task_]),
         torso_(Id(mjOBJ_BODY, "torso")),

@@ -86,7 +86,7 @@ class LqrEnv : public DmControlEnv {
   };
 
   LqrEnv(const Config& config, uint64_t seed, const Built& built)
-      : DmControlEnv(seed, built.model, kControlTimestep), config_(config) {
+      : DmControlEnv(config, seed, built.model, kControlTimestep), config_(config) {
     random() = built.random;
   }
 

@@ -26,7 +26,7 @@ class ManipulatorEnv : public PlanarArmEnv {
   }
 
   ManipulatorEnv(const Config& config, uint64_t seed)
-      : PlanarArmEnv(seed, Model(config)),
+      : PlanarArmEnv(config, seed, Model(config)),
         use_peg_(Task(config) % 2 == 1),
         insert_(Task(config) >= 2),
         hand_(Id(mjOBJ_BODY, "hand")),

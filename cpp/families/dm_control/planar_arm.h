@@ -33,8 +33,8 @@ class PlanarArmEnv : public DmControlEnv {
     return spec;
   }
 
-  PlanarArmEnv(uint64_t seed, const std::shared_ptr<const mjModel>& model)
-      : DmControlEnv(seed, model, kControlTimestep),
+  PlanarArmEnv(const Config& config, uint64_t seed, const std::shared_ptr<const mjModel>& model)
+      : DmControlEnv(config, seed, model, kControlTimestep),
         finger_(Qpos("finger")),
         thumb_(Qpos("thumb")),
         grasp_(Id(mjOBJ_SITE, "grasp")) {

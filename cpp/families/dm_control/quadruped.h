@@ -44,7 +44,7 @@ class QuadrupedEnv : public DmControlEnv {
   }
 
   QuadrupedEnv(const Config& config, uint64_t seed)
-      : DmControlEnv(seed, Model(config), kControlTimestep),
+      : DmControlEnv(config, seed, Model(config), kControlTimestep),
         task_(Task(config)),
         torso_(Id(mjOBJ_BODY, "torso")),
         root_qpos_(Qpos("root")),

@@ -28,7 +28,7 @@ class StackerEnv : public PlanarArmEnv {
   }
 
   StackerEnv(const Config& config, uint64_t seed)
-      : PlanarArmEnv(seed, Model(config)),
+      : PlanarArmEnv(config, seed, Model(config)),
         num_boxes_(NumBoxes(config)),
         hand_(Id(mjOBJ_BODY, "hand")),
         target_body_(Id(mjOBJ_BODY, "target")),

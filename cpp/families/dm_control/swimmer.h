@@ -27,7 +27,7 @@ class SwimmerEnv : public DmControlEnv {
   }
 
   SwimmerEnv(const Config& config, uint64_t seed)
-      : DmControlEnv(seed, Model(config), kControlTimestep),
+      : DmControlEnv(config, seed, Model(config), kControlTimestep),
         num_bodies_(NumBodies(config)),
         target_(Id(mjOBJ_GEOM, "target")),
         nose_(Id(mjOBJ_GEOM, "nose")),

@@ -132,9 +132,9 @@ using numpy_math::NpSumOfSquares;
 // render_width x render_height from render_camera_id (Python passes make()'s render_width,
 // render_height and render_camera_id here, so they are stated once).
 inline const std::vector<std::string>& EnvfleetOptions() {
-  static const std::vector<std::string> names = {"render_fast",   "from_pixels",
-                                                 "frame_stack",   "render_width",
-                                                 "render_height", "render_camera_id"};
+  static const std::vector<std::string> names = {
+      "render_fast",   "from_pixels",      "frame_stack",  "render_width",
+      "render_height", "render_camera_id", "render_device"};
   return names;
 }
 inline bool IsEnvfleetOption(const std::string& key) {
@@ -281,6 +281,7 @@ class MujocoEnv : public Env {
     camera_.fixedcamid = camera_id;
     ThreadRenderer::Options options;  // Gymnasium's: MjvScene(model, max_geom=1000)
     options.fast = render_fast_;
+    options.device = render_device_;
     ThreadRenderer::OfThisThread().Draw(model_holder_, model_, data_, &camera_, options, width,
                                         height, rgb);
   }
@@ -293,7 +294,8 @@ class MujocoEnv : public Env {
         model_(model_holder_.get()),
         frame_skip_(static_cast<int>(config.Get<int64_t>("frame_skip"))),
         v4_(version <= 4),
-        render_fast_(config.Get<bool>("render_fast")) {
+        render_fast_(config.Get<bool>("render_fast")),
+        render_device_(ReadRenderDevice(config)) {
     if (frame_skip_ < 1) throw std::invalid_argument("frame_skip must be >= 1");
     data_ = mj_makeData(model_);
     if (data_ == nullptr) throw std::runtime_error("MuJoCo could not allocate mjData");
@@ -438,6 +440,7 @@ class MujocoEnv : public Env {
   int frame_skip_;
   bool v4_;  // v4's rules: version 4, or gym's v3 (Ant, Humanoid) on top of them; else v5
   bool render_fast_;
+  int render_device_;
   int nq_ = 0, nv_ = 0, nu_ = 0;
   double dt_ = 0;
   std::vector<double> init_qpos_, init_qvel_;

@@ -257,6 +257,7 @@ class RobotEnv : public Env {
     camera_.fixedcamid = camera_id;
     mujoco::ThreadRenderer::Options options;
     options.fast = render_fast_;
+    options.device = render_device_;
     options.edit_scene = [this](mjvScene* scene) { EditScene(scene); };
     mujoco::ThreadRenderer::OfThisThread().Draw(model_holder_, model_, data_, &camera_, options,
                                                 width, height, rgb);
@@ -272,6 +273,7 @@ class RobotEnv : public Env {
         model_(model_holder_.get()),
         n_substeps_(n_substeps),
         render_fast_(config.Get<bool>("render_fast")),
+        render_device_(mujoco::ReadRenderDevice(config)),
         first_info_key_(config.Get<bool>("from_pixels") ? 1 : num_obs_keys) {
     if (n_substeps_ < 1) throw std::invalid_argument("n_substeps/frame_skip must be >= 1");
     data_ = mj_makeData(model_);
@@ -334,6 +336,7 @@ class RobotEnv : public Env {
   int n_substeps_;
   double dt_ = 0;
   bool render_fast_;
+  int render_device_;
   CameraConfig default_camera_;  // the task's DEFAULT_CAMERA_CONFIG (set by its constructor)
   double initial_time_ = 0;
   std::vector<double> initial_qpos_, initial_qvel_;

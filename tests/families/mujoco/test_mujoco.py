@@ -361,7 +361,7 @@ def test_v3_registration_and_options():
         },
     }
     own = {"assets_dir", "render_fast", "from_pixels", "frame_stack", "render_width",
-           "render_height", "render_camera_id"}  # fmt: skip
+           "render_height", "render_camera_id", "render_device"}  # fmt: skip
     for task_id, options in gym_v3_options.items():
         spec = envfleet.make_spec(task_id)
         assert set(spec.config.env_options) - own == options, task_id
@@ -547,6 +547,7 @@ def test_options_are_gymnasiums(task_id):
         "render_width": 84,
         "render_height": 84,
         "render_camera_id": -1,
+        "render_device": -1,
     }
     assert {name: ours.pop(name) for name in envfleets} == envfleets
     want = _gymnasium_constructor_options(task_id)

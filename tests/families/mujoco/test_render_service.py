@@ -121,3 +121,69 @@ def test_bad_renderer_value_names_the_variable_and_the_choices():
     assert rc == 0, err[-2000:]
     assert "ENVFLEET_MUJOCO_RENDERER must be 'per-thread'" in out, out
     assert "'service'" in out and "'gpu'" in out, out
+
+
+# ---- render_device: the EGL device a pool draws on ---------------------------------------------
+
+DEVICES = """
+import os
+import numpy as np
+os.environ["MUJOCO_GL"] = "egl"
+os.environ["ENVFLEET_MUJOCO_RENDERER"] = {renderer!r}
+import envfleet
+from envfleet.errors import EnvError
+
+def frames(task, device, **kw):
+    env = envfleet.make(task, num_envs=2, num_threads=2, seed=4, from_pixels=True,
+                        render_device=device, **kw)
+    try:
+        obs, _ = env.reset()
+        return obs["pixels"] if isinstance(obs, dict) else obs
+    finally:
+        env.close()
+
+# Device 0 is the first EGL device, the default one here (one device: Mesa's llvmpipe), for
+# each family; two pools on the same device and on the default, alive at once.
+for task in ("Hopper-v5", "CheetahRun-v1", "FetchReach-v4"):
+    assert np.array_equal(frames(task, 0), frames(task, -1)), task
+# A device EGL does not have: the error names the option and the valid range.
+try:
+    frames("Hopper-v5", 7)
+    raise AssertionError("render_device=7 was accepted")
+except EnvError as e:
+    assert "render_device 7 is out of range" in str(e) and "0..0" in str(e), str(e)
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("renderer", ["per-thread", "service"])
+def test_render_device(renderer):
+    out = assert_isolated_ok(DEVICES.format(renderer=renderer), timeout=240)
+    assert out.strip().endswith("ok")
+
+
+def test_render_device_is_checked_at_make():
+    import envfleet
+
+    for task in ("Hopper-v5", "CheetahRun-v1", "FetchReach-v4"):
+        assert envfleet.make_spec(task).config.env_options["render_device"] == -1
+        with pytest.raises(ValueError, match="render_device must be -1 .* got -2"):
+            envfleet.make(task, render_device=-2)
+
+
+@pytest.mark.skipif(ctypes.util.find_library("OSMesa") is None, reason="no libOSMesa here")
+def test_render_device_needs_egl():
+    rc, out, err = run_isolated(
+        textwrap.dedent(
+            """
+            import os
+            os.environ["MUJOCO_GL"] = "osmesa"
+            import envfleet
+            env = envfleet.make("Hopper-v5", from_pixels=True, render_device=0)
+            env.reset()  # the first frame opens the GL backend
+            """
+        ),
+        60,
+    )
+    assert rc != 0
+    assert "render_device selects an EGL device" in err and "MUJOCO_GL=osmesa" in err, err[-2000:]
