@@ -341,14 +341,17 @@ def test_make_close_cycles_leak_nothing(renderer):
 
         cycle()  # the first one loads libEGL and opens the display, once per process
         before = counts()
-        for _ in range(5):
+        for _ in range(10):
             cycle()
         after = counts()
         print(before, after)
         assert after[0] == before[0], ("threads", before, after)
         assert after[1] == before[1], ("fds", before, after)
-        # Each leaked context would keep its 4096x4096 shadow map (64 MiB) and buffers.
-        assert after[2] - before[2] < 64 << 20, ("rss", before, after)
+        # Each leaked context would keep its 4096x4096 shadow map (64 MiB) and buffers: 640 MiB
+        # over ten cycles. What is allowed is malloc's: each cycle's new threads take over
+        # arenas of the ended ones, and an arena keeps some of what a context freed; that stops
+        # growing once the arenas are all in use (measured: steps of ~40 MiB, three at most).
+        assert after[2] - before[2] < 192 << 20, ("rss", before, after)
         """,
         timeout=240,
     )
