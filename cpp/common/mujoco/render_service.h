@@ -1,4 +1,5 @@
-// One render thread for the whole process (ENVFLEET_MUJOCO_RENDERER=service; render.h): the
+// One render thread per engine module and EGL device (ENVFLEET_MUJOCO_RENDERER=service;
+// render.h; each of _mujoco, _dm_control and _robotics has its own copy of this header): the
 // worker threads build their scenes (mjv_updateScene, the CPU half of a frame) and hand them
 // here; this thread owns the only GL context and draws every scene handed to it since its last
 // pass back to back, queuing each frame's read-back into one pixel buffer object, then waits for
