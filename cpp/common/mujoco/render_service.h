@@ -1,7 +1,7 @@
 // One render thread per engine module and EGL device (ENVFLEET_MUJOCO_RENDERER=service;
 // render.h; each of _mujoco, _dm_control and _robotics has its own copy of this header): the
 // worker threads build their scenes (mjv_updateScene, the CPU half of a frame) and hand them
-// here; this thread owns the only GL context and draws every scene handed to it since its last
+// here; this thread owns its one GL context and draws every scene handed to it since its last
 // pass back to back, queuing each frame's read-back into one pixel buffer object, then waits for
 // the GPU once for the whole pass (PixelPack) and copies the frames out.
 //
@@ -18,6 +18,10 @@
 // release it when they end, and the last release stops the render thread, which frees its GL
 // objects first. A context for a model is freed at the start of a pass once nobody else holds
 // the model (its pools are gone).
+//
+// The hand-off is a mutex and two condition variables (a worker waits for its frame, as it waits
+// for the GPU in the per-thread renderer's glReadPixels); the queue and a pass's bookkeeping
+// keep their capacity, so a pass allocates nothing once warm.
 #ifndef ENVFLEET_COMMON_MUJOCO_RENDER_SERVICE_H_
 #define ENVFLEET_COMMON_MUJOCO_RENDER_SERVICE_H_
 
@@ -141,7 +145,8 @@ class RenderService {
       return;
     }
     ForgetUnusedModels();
-    std::vector<size_t> offsets(pass.size());
+    std::vector<size_t>& offsets = offsets_;  // kept between passes: no allocation once grown
+    offsets.resize(pass.size());
     size_t offset = 0;
     bool any = false;
     for (size_t i = 0; i < pass.size(); ++i) {
@@ -209,7 +214,8 @@ class RenderService {
   std::unique_ptr<gl::HeadlessContext> gl_;
   std::unique_ptr<PixelPack> pack_;
   std::vector<std::unique_ptr<ModelTarget>> targets_;
-  std::thread thread_;  // last: started once the members above exist
+  std::vector<size_t> offsets_;  // each frame's place in the pixel buffer, this pass
+  std::thread thread_;           // last: started once the members above exist
 };
 
 }  // namespace mujoco
