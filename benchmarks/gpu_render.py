@@ -97,23 +97,14 @@ def run_cell(cell: dict) -> dict:
 
 
 def _one_env_rate(args: tuple) -> float:
+    """One env in the bare C++ loop: the bench's own limit cell (envfleet.bench._cell.raw)."""
     task, secs, options = args
-    import envfleet
+    from envfleet.bench import _cell
 
-    spec = envfleet.make_spec(task, **options)
-    c = spec.config
-    n = 8
-    while True:  # calibrate on the bare C++ loop of one env
-        steps, seconds, _ = spec.module.raw_step_rate(
-            spec.env_type, c.env_options, n, c.max_episode_steps, 0
-        )
-        if seconds > 0.2:
-            break
-        n *= 4
-    steps, seconds, _ = spec.module.raw_step_rate(
-        spec.env_type, c.env_options, int(n * secs / seconds), c.max_episode_steps, 0
+    measured = _cell.raw(
+        {"task": task, "options": options, "warmup_s": 0.2, "window_s": secs, "windows": 1}
     )
-    return steps / seconds
+    return measured["windows"][0]["steps_per_s"]
 
 
 def process_ceiling(task: str, procs: int, secs: float, options: dict) -> dict:
