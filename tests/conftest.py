@@ -144,3 +144,17 @@ def cpp_tests_executable():
     import cpp_build
 
     return cpp_build.cpp_tests_executable()
+
+
+def pytest_configure(config):
+    """Meta-World's models come from the metaworld package, which the test extra cannot list
+    (it pins another MuJoCo than envfleet's): it is installed alone into envfleet's cache folder
+    (``envfleet.families.metaworld.install()``, once) before any test makes a Meta-World env.
+    Where that fails (no network), the Meta-World tests fail naming the missing folder."""
+    from envfleet.families import metaworld
+
+    if not os.path.isdir(metaworld.assets_dir()):
+        try:
+            metaworld.install()
+        except Exception as exc:  # reported; the tests that need the models then fail
+            print(f"\nenvfleet: could not install metaworld's models: {exc}", file=sys.stderr)

@@ -226,6 +226,32 @@ def test_robotics_model_files(hostile_files):
     _assert_raised(r, "per-env xml_file", "ValueError", "per_env_options[2]", "MuJoCo")
 
 
+@pytest.mark.skipif(
+    "MetaWorld/PickPlace-v3" not in envfleet.list_all_envs(), reason="no Meta-World family"
+)
+def test_metaworld_model_files(hostile_files):
+    """The Meta-World family reads its models from metaworld's assets folder (assets_dir) or
+    an absolute xml_file: every bad one is a ValueError naming it (a missing folder also says
+    how metaworld is installed)."""
+    d = hostile_files
+    make = "envfleet.make('MetaWorld/PickPlace-v3', {})"
+    cases = [
+        ("missing xml_file", make.format("xml_file='/nonexistent/pick_place.xml'")),
+        ("xml_file garbage", make.format(f"xml_file='{d / 'garbage'}'")),
+        ("xml_file of another robot", make.format(f"xml_file='{d / 'one_body.xml'}'")),
+        ("missing assets_dir", make.format("assets_dir='/nonexistent'")),
+        ("assets_dir without the model", make.format(f"assets_dir='{d / 'folder'}'")),
+    ]
+    r = _run_cases(cases)
+    _assert_raised(r, "missing xml_file", "ValueError", "xml_file", "does not exist")
+    _assert_raised(r, "xml_file garbage", "ValueError", "MuJoCo could not load the model")
+    _assert_raised(r, "xml_file of another robot", "ValueError", "xml_file", "Sawyer")
+    _assert_raised(r, "missing assets_dir", "ValueError", "assets_dir", "metaworld==3.1.1")
+    _assert_raised(
+        r, "assets_dir without the model", "ValueError", "sawyer_pick_place_v3.xml", "does not exist"
+    )
+
+
 @pytest.mark.skipif(not vizdoom_built(), reason="no ViZDoom family (no Boost at build time)")
 def test_vizdoom_scenario_files(hostile_files):
     """The ViZDoom family reads a scenario's cfg and WAD, the IWAD and the engine from paths the
@@ -597,6 +623,7 @@ _ABSURD = [
     ("MiniGrid-DoorKey-5x5-v0", ""),
     ("BabyAI-BossLevel-v0", ""),
     ("FetchPush-v4", ""),
+    ("MetaWorld/PickPlace-v3", ""),
 ]
 
 
@@ -639,6 +666,7 @@ def test_building_stops_with_memory_error_when_memory_runs_out():
             "LunarLander-v3",
             "MiniGrid-DoorKey-5x5-v0",
             "FetchPush-v4",
+            "MetaWorld/PickPlace-v3",
         )
         if t in ids
     ]

@@ -36,6 +36,7 @@ FAMILIES = {
     "box2d": ("envpool.box2d", "envfleet._box2d"),
     "minigrid": ("envpool.minigrid", "envfleet._minigrid"),
     "robotics": ("envpool.mujoco.robotics", "envfleet._robotics"),
+    "metaworld": ("envpool.mujoco.metaworld", "envfleet._metaworld"),
     "vizdoom": ("envpool.vizdoom", "envfleet._vizdoom"),
     "procgen": ("envpool.procgen", "envfleet._procgen"),
 }

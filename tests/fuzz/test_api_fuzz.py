@@ -299,6 +299,23 @@ FAMILIES: dict[str, list[Task]] = {
             max_envs=3,
         ),
     ],
+    # Meta-World: the Sawyer arm, one object (pick-place), two (stick-pull), an articulated
+    # one (door-open); the task's own 500-step limit truncates whatever max_episode_steps is.
+    "metaworld": [
+        Task(
+            "MetaWorld/PickPlace-v3",
+            {"partially_observable": st.booleans(), "frame_skip": st.sampled_from([1, 5])},
+            max_envs=4,
+            own_limit=500,
+        ),
+        Task(
+            "MetaWorld/StickPull-v3",
+            {"partially_observable": st.booleans()},
+            max_envs=3,
+            own_limit=500,
+        ),
+        Task("MetaWorld/DoorOpen-v3", {"partially_observable": st.booleans()}, own_limit=500),
+    ],
     # ViZDoom: an engine process per env; episodic_life may continue a game after a death.
     "vizdoom": [
         Task(
@@ -1078,6 +1095,7 @@ TestDmControl = _machine("dm_control")
 TestMiniGrid = _machine("minigrid")
 TestMiniGridWFC = _machine("minigrid_wfc")
 TestRobotics = _machine("robotics")
+TestMetaWorld = _machine("metaworld")
 TestVizdoom = _machine("vizdoom")
 TestProcgen = _machine("procgen")
 

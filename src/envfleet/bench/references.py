@@ -77,6 +77,11 @@ def import_reference(package: str, version: str, target: Path | None = None) -> 
         importlib.invalidate_caches()
         module = importlib.import_module(package)
     found = getattr(module, "__version__", None)
+    if found is None:  # a package without __version__ (metaworld): its distribution's
+        from importlib import metadata
+
+        folder = str(Path(module.__file__).parents[1])
+        found = next((d.version for d in metadata.distributions(name=package, path=[folder])), None)
     if found != version:
         raise RuntimeError(f"{package} {version} is needed, but {module.__file__} is {found}")
     return module
@@ -151,3 +156,67 @@ def procgen_python(target: Path | None = None) -> Path:
         Path(site, "procgen-0.10.7.pth").write_text(f"{folder}\n")
         done.write_text("")
     return python
+
+
+# metaworld 3.1.1 (the reference of the Meta-World family) requires mujoco==3.3.0, which cannot
+# be installed beside the MuJoCo 4.0.0 envfleet runs on; its code runs on 4.0.0 but for one
+# line (below). Its other requirements (gymnasium, NumPy, SciPy) are envfleet's test extra's.
+METAWORLD = ("metaworld", "3.1.1")
+
+
+def import_metaworld(target: Path | None = None) -> ModuleType:
+    """metaworld 3.1.1 (installed, or alone into ``target``), made to run on MuJoCo 4.0.0.
+
+    ``SawyerMocapBase.reset_mocap_welds`` assigns an 11-value array to each weld's
+    ``model.eq_data[i]``: MuJoCo 3.3's mjNEQDATA. MuJoCo 4.0 has 12 values a constraint, so
+    the assignment fails to broadcast at every env's construction. The replacement writes the
+    same 11 values into the first 11 (the 12th, 0 when a weld's relpose is given, is left as
+    the model has it; the weld's dynamics read only the first 11). Nothing else changes.
+    """
+    metaworld = import_reference(*METAWORLD, target or cache_folder(*METAWORLD))
+    from metaworld import sawyer_xyz_env
+
+    base = sawyer_xyz_env.SawyerMocapBase
+    if getattr(base.reset_mocap_welds, "envfleet_patched", False):
+        return metaworld
+    import mujoco
+    import numpy as np
+
+    def reset_mocap_welds(self) -> None:
+        if self.model.nmocap > 0 and self.model.eq_data is not None:
+            for i in range(self.model.eq_data.shape[0]):
+                if self.model.eq_type[i] == mujoco.mjtEq.mjEQ_WELD:
+                    self.model.eq_data[i, :11] = np.array(
+                        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 5.0]
+                    )
+
+    reset_mocap_welds.envfleet_patched = True
+    base.reset_mocap_welds = reset_mocap_welds
+    return metaworld
+
+
+def metaworld_env(task_name: str, seed: int | None = None, partially_observable: bool = True,
+                  rand_vec=None, **kwargs):  # fmt: skip
+    """metaworld 3.1.1's env of ``task_name`` ("pick-place-v3") as its benchmarks make one
+    (``_set_task_called``, the goal hidden or shown), with its positions either drawn at every
+    reset from ``np_random`` (``seeded_rand_vec``; seeded by ``env.seed(seed)`` when ``seed``
+    is given) or fixed to ``rand_vec`` as ``set_task`` fixes them. ``kwargs`` go to the task
+    class (``render_mode``, ``camera_name``, ``width``, ``height``)."""
+    import numpy as np
+
+    import_metaworld()
+    from metaworld.env_dict import ALL_V3_ENVIRONMENTS
+
+    env = ALL_V3_ENVIRONMENTS[task_name](**kwargs)
+    env._partially_observable = partially_observable
+    del env.sawyer_observation_space  # recomputed for the observability, as set_task does
+    env._set_task_called = True
+    if rand_vec is None:
+        env._freeze_rand_vec = False
+        env.seeded_rand_vec = True
+    else:
+        env._freeze_rand_vec = True
+        env._last_rand_vec = np.asarray(rand_vec, dtype=np.float64)
+    if seed is not None:
+        env.seed(seed)
+    return env

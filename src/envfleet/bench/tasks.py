@@ -33,6 +33,9 @@ runs its own CartPole-v1. Two cases need a translation:
   ``procgen-gym3`` is its vectorized env ``ProcgenGym3Env`` and Gymnasium's vector envs (and
   the Python loop) run procgen's gym env, each with the task's options in procgen's terms
   (:func:`procgen_gym3_kwargs`).
+- Meta-World ids (``MetaWorld/PickPlace-v3``): EnvPool has the same ids; Gymnasium runs
+  metaworld 3.1.1's task classes (installed on first use alone: they pin another MuJoCo;
+  :func:`envfleet.bench.references.metaworld_env`), positions drawn at every reset.
 - Gymnasium-Robotics ids: EnvPool has the same ids; Gymnasium runs gymnasium-robotics 1.4.2's
   envs under the same ids (the v4 id for Fetch's v1, the v1/v3 ids for the Shadow Hand's v0:
   the reference's mujoco-py versions), with one patch for MuJoCo 4.0.0 applied in each process
@@ -105,6 +108,9 @@ def gymnasium_maker(task: str, options: dict[str, Any] | None = None) -> Callabl
         return lambda: _gymnasium_robotics(task, extra)
     if vizdoom_task(task):
         return lambda: _vizdoom_reference(task, extra)
+    if metaworld_task(task):
+        # Imported (and installed, the first time) in whichever process makes the env.
+        return lambda: _metaworld_reference(task, extra)
     if task not in gymnasium.registry:
         return None
     if extra.pop("from_pixels", False):
@@ -252,6 +258,32 @@ def _gymnasium_robotics(task: str, options: dict[str, Any]):
 
     patch_gymnasium_robotics_for_mujoco_4()
     return gymnasium.make(registry.registration(task).alias_of or task, **options)
+
+
+def metaworld_task(task: str) -> bool:
+    """Whether ``task`` is one of envfleet's Meta-World ids."""
+    from envfleet import registry
+
+    return _is_envfleet_task(task) and registry.registration(task).family.name == "metaworld"
+
+
+def _metaworld_reference(task: str, options: dict[str, Any]):
+    """metaworld 3.1.1's env of ``task`` (``references.metaworld_env``: positions drawn at
+    every reset, as envfleet's are), in Gymnasium's TimeLimit of the task's 500 steps (the env
+    raises if stepped past them; its vector env's autoreset comes first)."""
+    import gymnasium
+
+    from envfleet.bench.references import metaworld_env
+
+    name = _metaworld_task_name(task)
+    env = metaworld_env(name, None, bool(options.get("partially_observable", True)))
+    return gymnasium.wrappers.TimeLimit(env, 500)
+
+
+def _metaworld_task_name(task: str) -> str:
+    from envfleet.families import metaworld
+
+    return next(name for name in metaworld.TASK_NAMES if metaworld.task_id(name) == task)
 
 
 def dm_control_maker(task: str) -> Callable[[int], Any] | None:

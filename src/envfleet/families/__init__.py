@@ -19,6 +19,7 @@ FAMILIES = (
     "box2d",
     "minigrid",
     "robotics",
+    "metaworld",
     "vizdoom",
     "procgen",
 )
