@@ -247,9 +247,8 @@ def test_metaworld_model_files(hostile_files):
     _assert_raised(r, "xml_file garbage", "ValueError", "MuJoCo could not load the model")
     _assert_raised(r, "xml_file of another robot", "ValueError", "xml_file", "Sawyer")
     _assert_raised(r, "missing assets_dir", "ValueError", "assets_dir", "metaworld==3.1.1")
-    _assert_raised(
-        r, "assets_dir without the model", "ValueError", "sawyer_pick_place_v3.xml", "does not exist"
-    )
+    without = "assets_dir without the model"
+    _assert_raised(r, without, "ValueError", "sawyer_pick_place_v3.xml", "does not exist")
 
 
 @pytest.mark.skipif(not vizdoom_built(), reason="no ViZDoom family (no Boost at build time)")

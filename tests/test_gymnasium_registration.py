@@ -15,12 +15,30 @@ from envfleet import registry
 
 
 def test_every_id_is_registered_with_gymnasium():
-    # Ids with a "/" of their own are not: Gymnasium's ids take one namespace.
-    ids = {f"envfleet/{task_id}" for task_id in envfleet.list_all_envs() if "/" not in task_id}
+    # Aliases with a "/" of their own are not (Gymnasium's ids take one namespace); other ids
+    # with one (Meta-World's) are, their "/" made a "-".
+    ids = {
+        f"envfleet/{task_id.replace('/', '-')}"
+        for task_id in envfleet.list_all_envs()
+        if "/" not in task_id or registry.registration(task_id).alias_of is None
+    }
     assert ids <= set(gymnasium.registry)
     assert "envfleet/phys2d/CartPole-v1" not in gymnasium.registry
+    assert "envfleet/phys2d-CartPole-v1" not in gymnasium.registry
+    assert "envfleet/MetaWorld-PickPlace-v3" in gymnasium.registry
     spec = gymnasium.spec("envfleet/CartPole-v1")
     assert spec.max_episode_steps == 500 and spec.reward_threshold == 475.0
+
+
+def test_make_vec_takes_an_id_with_a_slash_by_its_gymnasium_id():
+    env = gymnasium.make_vec("envfleet/MetaWorld-Reach-v3", num_envs=2)
+    try:
+        assert env.spec.id == "envfleet/MetaWorld-Reach-v3" and env.spec.max_episode_steps == 500
+        assert env.config.task_id == "MetaWorld/Reach-v3"
+        obs, _ = env.reset(seed=0)
+        assert obs.shape == (2, 39)
+    finally:
+        env.close()
 
 
 @pytest.mark.parametrize("mode", [None, "vector_entry_point"])

@@ -213,7 +213,7 @@ def register_alias(alias: str, task_id: str) -> None:
         raise TypeError(f"alias must be a non-empty str, got {alias!r}")
     target = registration(task_id)
     _registry[alias] = replace(target, task_id=alias, alias_of=target.alias_of or task_id)
-    register_with_gymnasium(alias, target.max_episode_steps, target.reward_threshold)
+    register_with_gymnasium(alias, target.max_episode_steps, target.reward_threshold, alias=True)
 
 
 def list_all_envs() -> list[str]:

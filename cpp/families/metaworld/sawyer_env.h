@@ -6,8 +6,10 @@
 //
 // What the reference does that shapes this class:
 // - Tasks edit their model at reset (the object's body or the goal site moved to the sampled
-//   positions), so each env owns a copy of the model (mj_copyModel of the one loaded per file);
-//   frames are drawn with the shared model's meshes and textures, which no task edits.
+//   positions: body_pos and site_pos, nothing else), so each env has a model of its own in
+//   those two arrays: a copy of the shared mjModel's struct whose body_pos and site_pos point at
+//   the env's own arrays, every other field read from the one model loaded per file (an
+//   mj_copyModel would be 19 MB an env, most of it meshes, textures and their BVHs).
 // - SawyerXYZEnv.reset runs the task's reset_model, then MujocoEnv.reset runs mj_resetData and
 //   reset_model again. The first run's physics is wiped, but not its random draws nor its edits
 //   of the model (which the second run's hand reset steps with): Reset() runs reset_model twice
@@ -140,10 +142,6 @@ class SawyerEnv : public robotics::RobotEnv {
     return spec;
   }
 
-  ~SawyerEnv() override {
-    if (own_model_ != nullptr) mj_deleteModel(own_model_);
-  }
-
   void Reset() override {
     elapsed_ = 0;
     dry_ = true;  // SawyerXYZEnv.reset's reset_model
@@ -207,9 +205,13 @@ class SawyerEnv : public robotics::RobotEnv {
         fixed_rand_vec_(config.Get<std::vector<double>>("rand_vec")),
         task_id_(static_cast<int32_t>(config.Get<int64_t>("task_index"))) {
     CheckOptions(config, task);
-    own_model_ = mj_copyModel(nullptr, model_);
-    if (own_model_ == nullptr) throw std::runtime_error("MuJoCo could not copy the model");
-    model_ = own_model_;
+    // The env's model (see the top): the shared one but for its own body_pos and site_pos.
+    own_model_ = *model_;
+    own_body_pos_.assign(model_->body_pos, model_->body_pos + 3 * model_->nbody);
+    own_site_pos_.assign(model_->site_pos, model_->site_pos + 3 * model_->nsite);
+    own_model_.body_pos = own_body_pos_.data();
+    own_model_.site_pos = own_site_pos_.data();
+    model_ = &own_model_;
     if (model_->nu < 2 || model_->nmocap < 1) {
       throw std::invalid_argument("xml_file: a Sawyer model has a mocap body and two actuators");
     }
@@ -247,7 +249,7 @@ class SawyerEnv : public robotics::RobotEnv {
   int Site(const char* name) const { return robotics::SiteId(model_, name); }
   int Geom(const char* name) const { return robotics::NameId(model_, mjOBJ_GEOM, "geom", name); }
   int Joint(const char* name) const { return robotics::NameId(model_, mjOBJ_JOINT, "joint", name); }
-  mjModel* model() { return own_model_; }  // the env's own copy, which tasks edit at reset
+  const mjModel* model() const { return &own_model_; }
 
   Vec3 BodyPos(int body) const { return Vec3::Of(data_->xpos + 3 * body); }   // get_body_com
   const double* BodyQuat(int body) const { return data_->xquat + 4 * body; }  // (w, x, y, z)
@@ -263,10 +265,10 @@ class SawyerEnv : public robotics::RobotEnv {
   Vec3 TcpCenter() const { return (SitePos(right_effector_) + SitePos(left_effector_)) / 2.0; }
 
   void SetBodyPos(int body, const Vec3& pos) {
-    for (int k = 0; k < 3; ++k) own_model_->body_pos[3 * body + k] = pos[k];
+    for (int k = 0; k < 3; ++k) own_body_pos_[3 * body + k] = pos[k];
   }
   void SetSitePos(int site, const Vec3& pos) {
-    for (int k = 0; k < 3; ++k) own_model_->site_pos[3 * site + k] = pos[k];
+    for (int k = 0; k < 3; ++k) own_site_pos_[3 * site + k] = pos[k];
   }
 
   // MujocoEnv.set_state after the task wrote data_->qpos / qvel in place: act (none in these
@@ -353,18 +355,28 @@ class SawyerEnv : public robotics::RobotEnv {
                          double pad_success_thresh, double object_reach_radius, double xz_thresh,
                          double desired_gripper_effort = 1.0, bool high_density = false,
                          bool medium_density = false) const {
+    return CagingRewardFrom(obj_init_pos_, action, obj_pos, obj_radius, pad_success_thresh,
+                            object_reach_radius, xz_thresh, desired_gripper_effort, high_density,
+                            medium_density);
+  }
+
+  // The same, from another start than obj_init_pos (stick-push's stick_init_pos).
+  Np CagingRewardFrom(const Vec3& obj_init_pos, const float* action, const Vec3& obj_pos,
+                      double obj_radius, double pad_success_thresh, double object_reach_radius,
+                      double xz_thresh, double desired_gripper_effort = 1.0,
+                      bool high_density = false, bool medium_density = false) const {
     const Vec3 left_pad = LeftPad(), right_pad = RightPad();
     const double pad_y_lr[2] = {left_pad[1], right_pad[1]};
     Np caging_lr[2];
     for (int i = 0; i < 2; ++i) {
       const double pad_to_obj = std::abs(pad_y_lr[i] - obj_pos[1]);
-      const double pad_to_objinit = std::abs(pad_y_lr[i] - obj_init_pos_[1]);
+      const double pad_to_objinit = std::abs(pad_y_lr[i] - obj_init_pos[1]);
       const double margin = std::abs(pad_to_objinit - pad_success_thresh);
       caging_lr[i] = Tolerance(pad_to_obj, obj_radius, pad_success_thresh, margin);
     }
     const Np caging_y = HamacherProduct(caging_lr[0], caging_lr[1]);
     const Vec3 tcp = TcpCenter();
-    const double init_xz[2] = {obj_init_pos_[0] - init_tcp_[0], obj_init_pos_[2] - init_tcp_[2]};
+    const double init_xz[2] = {obj_init_pos[0] - init_tcp_[0], obj_init_pos[2] - init_tcp_[2]};
     const double caging_xz_margin = Norm(init_xz, 2) - xz_thresh;
     const double tcp_xz[2] = {tcp[0] - obj_pos[0], tcp[2] - obj_pos[2]};
     const Np caging_xz = Tolerance(Norm(tcp_xz, 2), 0, xz_thresh, caging_xz_margin);
@@ -375,7 +387,7 @@ class SawyerEnv : public robotics::RobotEnv {
     if (high_density) caging_and_gripping = (caging_and_gripping + caging) / Np(2.0);
     if (medium_density) {
       const double tcp_to_obj = Norm(obj_pos - tcp);
-      const double tcp_to_obj_init = Norm(obj_init_pos_ - init_tcp_);
+      const double tcp_to_obj_init = Norm(obj_init_pos - init_tcp_);
       const double reach_margin = std::abs(tcp_to_obj_init - object_reach_radius);
       const Np reach = Tolerance(tcp_to_obj, 0, object_reach_radius, reach_margin);
       caging_and_gripping = (caging_and_gripping + reach) / Np(2.0);
@@ -478,7 +490,10 @@ class SawyerEnv : public robotics::RobotEnv {
   bool partially_observable_;
   std::vector<double> fixed_rand_vec_, rand_vec_;
   int32_t task_id_;
-  mjModel* own_model_ = nullptr;
+  // The env's model: never passed to mj_deleteModel or mj_copyModel (its buffer is the shared
+  // model's, kept alive by model_holder_).
+  mjModel own_model_{};
+  std::vector<double> own_body_pos_, own_site_pos_;
   std::vector<double> obs_low_, obs_high_;
   int hand_body_, mocap_id_, right_claw_, left_claw_, left_pad_, right_pad_;
   int right_effector_, left_effector_, leftpad_geom_, rightpad_geom_;

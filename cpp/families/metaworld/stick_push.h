@@ -82,11 +82,8 @@ class StickPush : public Task<StickPush> {
         Tolerance(container_to_target, 0, kTargetRadius, container_in_place_margin);
     // The task's _gripper_caging_reward is the base's with stick_init_pos in place of
     // obj_init_pos.
-    const Vec3 obj_init_pos = obj_init_pos_;
-    obj_init_pos_ = stick_init_pos_;
-    Np object_grasped = GripperCagingReward(action, stick, 0.04, 0.05, 0.01, 0.01, 1.0,
-                                            /*high_density=*/true);
-    obj_init_pos_ = obj_init_pos;
+    Np object_grasped = CagingRewardFrom(stick_init_pos_, action, stick, 0.04, 0.05, 0.01, 0.01,
+                                         1.0, /*high_density=*/true);
     Np reward = object_grasped;
     if (tcp_to_stick < 0.02 && tcp_opened > 0 && stick[2] - 0.01 > stick_init_pos_[2]) {
       object_grasped = Np(1.0);

@@ -76,8 +76,17 @@ class Run:
     successes: int  # steps whose info["success"] was 1 (on both sides, when equal)
 
 
-def run_aligned(task_name: str, seed: int, steps: int, *, partially_observable: bool = True,
-                rand_vec=None, actions: str = "policy", rtol: float = 0.0, resets: int = 1):  # fmt: skip
+def run_aligned(
+    task_name: str,
+    seed: int,
+    steps: int,
+    *,
+    partially_observable: bool = True,
+    rand_vec=None,
+    actions: str = "policy",
+    rtol: float = 0.0,
+    resets: int = 1,
+):
     """Steps the reference and a one-env envfleet pool of the task with the same seed, options
     and actions (Meta-World's expert policy, on the reference's observation, with its goal;
     or uniform random actions), ``resets`` episodes of ``steps`` steps each, and returns the
@@ -87,8 +96,9 @@ def run_aligned(task_name: str, seed: int, steps: int, *, partially_observable: 
     options = {"partially_observable": partially_observable}
     if rand_vec is not None:
         options["rand_vec"] = [float(x) for x in rand_vec]
-    ours = envfleet.make(family.task_id(task_name), num_envs=1, seed=seed,
-                         conventions="gymnasium", **options)  # float64 rewards
+    ours = envfleet.make(
+        family.task_id(task_name), num_envs=1, seed=seed, conventions="gymnasium", **options
+    )  # float64 rewards
     expert = policy(task_name) if actions == "policy" else None
     rng = np.random.default_rng(seed)
     count = successes = 0

@@ -13,10 +13,9 @@ Fixed task instances (``rand_vec``) are in test_metaworld_spec.py.
 from __future__ import annotations
 
 import pytest
+from metaworld_reference import run_aligned
 
 from envfleet.families import metaworld as family
-
-from metaworld_reference import run_aligned
 
 # The expert's policies warn that their gains exceed the action box (the actions are clipped).
 pytestmark = pytest.mark.filterwarnings("ignore:Constant.*too high:UserWarning")
