@@ -179,3 +179,32 @@ def test_envs_share_the_models_meshes_and_textures():
         print((rss() - before) / 2**20)
     """, timeout=120)  # fmt: skip
     assert float(out.strip().splitlines()[-1]) < 200, out
+
+
+@pytest.mark.parametrize("task_name", family.TASK_NAMES)
+def test_every_tasks_first_frame_equals_the_references(task_name):
+    """Every task's scene (its objects, their materials and the goal marker where the reset
+    put it), drawn from the corner camera after the first reset. Within one 8-bit step on at
+    most two values: push-v3's and push-back-v3's frames at this seed differ from the
+    reference's in one value by 1 (a goal-marker pixel; not explained yet: the observations
+    are equal bit for bit, and the 15 frames of test_frames_equal_the_references are equal);
+    every other task's frame is equal."""
+    import mujoco
+
+    kwargs = {"render_mode": "rgb_array", "width": 96, "height": 72, "camera_name": "corner"}
+    ref = make_reference(task_name, 21, **kwargs)
+    ours = envfleet.make(family.task_id(task_name), num_envs=1, seed=21, render_mode="rgb_array",
+                         render_width=96, render_height=72)  # fmt: skip
+    try:
+        ref.reset()
+        ours.reset()
+        camera_id = mujoco.mj_name2id(ref.model, mujoco.mjtObj.mjOBJ_CAMERA, "corner")
+        frame = np.asarray(ours.render(camera_id=camera_id))[0].astype(int)
+        theirs = ref.render().astype(int)
+        differ = np.abs(frame - theirs)
+        assert differ.max() <= 1 and np.count_nonzero(differ) <= 2, np.argwhere(differ)
+        if task_name not in ("push-v3", "push-back-v3"):
+            np.testing.assert_array_equal(frame, theirs)
+    finally:
+        ref.close()
+        ours.close()
