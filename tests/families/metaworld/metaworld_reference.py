@@ -84,14 +84,13 @@ def run_aligned(
     partially_observable: bool = True,
     rand_vec=None,
     actions: str = "policy",
-    rtol: float = 0.0,
     resets: int = 1,
 ):
     """Steps the reference and a one-env envfleet pool of the task with the same seed, options
     and actions (Meta-World's expert policy, on the reference's observation, with its goal;
     or uniform random actions), ``resets`` episodes of ``steps`` steps each, and returns the
     first difference (or None) and the number of successful steps. Observations and episode
-    ends must be equal; the reward and info within ``rtol`` (0: equal)."""
+    ends, rewards and info values must be equal (bit for bit; NaN equals NaN)."""
     env = make_reference(task_name, seed, partially_observable, rand_vec)
     options = {"partially_observable": partially_observable}
     if rand_vec is not None:
@@ -131,7 +130,7 @@ def run_aligned(
                 pairs = [("reward", our_reward[0], reward)]
                 pairs += [(k, our_info[k][0], info[k]) for k in INFO_KEYS]
                 for what, a, b in pairs:
-                    if not _close(float(a), float(b), rtol):
+                    if not _same(float(a), float(b)):
                         return Run(Mismatch(count, what, float(a), float(b)), successes)
                 successes += int(info["success"])
                 if truncated:
@@ -142,7 +141,5 @@ def run_aligned(
     return Run(None, successes)
 
 
-def _close(a: float, b: float, rtol: float) -> bool:
-    if rtol == 0.0:
-        return a == b or (np.isnan(a) and np.isnan(b))
-    return bool(np.isclose(a, b, rtol=rtol, atol=0.0))
+def _same(a: float, b: float) -> bool:
+    return a == b or (np.isnan(a) and np.isnan(b))
