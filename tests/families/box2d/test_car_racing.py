@@ -150,10 +150,9 @@ def run_aligned(seed: int, steps: int, policy, **kwargs) -> dict[str, int]:
 
 
 @pytest.mark.usefixtures("blank_score")
-@pytest.mark.parametrize("seed", [1, 3])
-def test_lap_finished_continuous(seed):
-    # Seeds 1 and 3 (envs 1..4) have tracks the driver completes within the time limit.
-    counts = run_aligned(seed, 1000, driver_continuous)
+def test_lap_finished_continuous():
+    # Seed 1 (envs 1 and 2) has tracks the driver completes within the time limit.
+    counts = run_aligned(1, 1000, driver_continuous)
     assert counts["lap"] >= 1, counts
 
 
