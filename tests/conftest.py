@@ -158,32 +158,3 @@ def pytest_configure(config):
             metaworld.install()
         except Exception as exc:  # reported; the tests that need the models then fail
             print(f"\nenvfleet: could not install metaworld's models: {exc}", file=sys.stderr)
-
-
-# ---- pytest-xdist: which tests share a worker ------------------------------------------------
-
-_VIZDOOM_IDS = tuple(
-    task_id for task_id, reg in envfleet.registry._registry.items() if reg.family.name == "vizdoom"
-)
-
-
-def _starts_vizdoom_engines(item) -> bool:
-    nodeid = item.nodeid
-    if "vizdoom" in nodeid.lower():
-        return True
-    params = getattr(item, "callspec", None)
-    return params is not None and any(
-        value in _VIZDOOM_IDS for value in params.params.values() if isinstance(value, str)
-    )
-
-
-def pytest_collection_modifyitems(config, items):
-    """Groups for ``--dist loadgroup`` (pyproject.toml's addopts): a test file runs whole on
-    one worker, in its own order (module fixtures, such as the contract suite's reference runs,
-    are made once), and every test that starts ViZDoom engines runs on one worker:
-    tests/families/vizdoom/test_vizdoom_processes.py counts the engine processes, shared
-    memory and scratch folders on the machine, so another worker's engines must not run beside
-    it."""
-    for item in items:
-        group = "vizdoom" if _starts_vizdoom_engines(item) else item.nodeid.split("::")[0]
-        item.add_marker(pytest.mark.xdist_group(group))
