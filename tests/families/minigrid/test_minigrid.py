@@ -75,10 +75,10 @@ NOT_REWARDED = {
 
 
 def is_wfc(task_id: str) -> bool:
-    """WFC_SCALE: the tests that end many episodes run the MiniGrid-WFC-* ids on fewer envs
-    and steps. Each new episode's level is made by the reference's Python WFC, seconds a level
-    for ObstaclesAngular: at the other ids' sizes these ids took nine minutes of CI. Their
-    levels themselves are compared, over many seeds and sizes, by test_minigrid_wfc.py."""
+    """The tests that end many episodes run the MiniGrid-WFC-* ids on fewer envs and steps.
+    Each new episode's level is made by the reference's Python WFC, seconds a level for
+    ObstaclesAngular: at the other ids' sizes these ids took nine minutes of CI. Their levels
+    themselves are compared, over many seeds and sizes, by test_minigrid_wfc.py."""
     return task_id.startswith("MiniGrid-WFC-")
 
 
@@ -89,7 +89,7 @@ def test_goal_directed_episodes_match_minigrid(task_id):
     own object, so the rewarded ends that depend on object identity (KeyCorridor, the Unlock*
     envs, ObstructedMaze) and on unlocking (DoorKey, LockedRoom) are reached and compared."""
     # The planner ends a WFC episode within tens of steps: one env over 100 steps still
-    # reaches several goals (WFC_SCALE).
+    # reaches several goals (is_wfc says why).
     steps, num_envs = (100, 1) if is_wfc(task_id) else (400, 3)
     counts = run_aligned(task_id, seed=41, steps=steps, num_envs=num_envs, policy=goal_directed)
     assert (counts["successes"] > 0) != (task_id in NOT_REWARDED), counts
@@ -100,7 +100,7 @@ def test_short_episodes_match_minigrid(task_id):
     """max_steps=12: at least 7 episodes per env, each truncated by the env itself unless it
     terminates first; the reward scale follows max_steps. Fewer steps forward here, so that
     episodes reach their time limit where forward steps end them (DynamicObstacles)."""
-    # WFC: one env for 40 steps, at least 3 episodes (WFC_SCALE).
+    # WFC: one env for 40 steps, at least 3 episodes (is_wfc says why).
     steps, num_envs, episodes = (40, 1, 3) if is_wfc(task_id) else (100, 4, 4 * 7)
     counts = run_aligned(
         task_id, 5, steps=steps, num_envs=num_envs, policy=forward_shy, max_steps=12
