@@ -172,7 +172,7 @@ asan() {
     LD_LIBRARY_PATH="$(mujoco_dir)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
     PYTHONPATH="$dir/package" ENVFLEET_TEST_BUILD_DIR="$dir/tests" \
     ENVFLEET_SANITIZE=address,undefined \
-    "$PYTHON" -m pytest -q -x -p no:cacheprovider -s "${ASAN_PYTESTS[@]}"
+    "$PYTHON" -m pytest -q -x -p no:cacheprovider -o addopts=-ra -s "${ASAN_PYTESTS[@]}"
   check_reports "$dir/reports"
   unset UBSAN_OPTIONS
 }
@@ -194,7 +194,7 @@ tsan() {
     LD_PRELOAD="$preload" \
     LD_LIBRARY_PATH="$(mujoco_dir)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
     PYTHONPATH="$dir/package" ENVFLEET_TEST_BUILD_DIR="$dir/tests" ENVFLEET_SANITIZE=thread \
-    "$PYTHON" -m pytest -q -x -p no:cacheprovider -s "${TSAN_PYTESTS[@]}"
+    "$PYTHON" -m pytest -q -x -p no:cacheprovider -o addopts=-ra -s "${TSAN_PYTESTS[@]}"
   check_reports "$dir/reports"
   unset TSAN_OPTIONS
 }

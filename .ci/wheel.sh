@@ -44,7 +44,7 @@ pip install -q --only-binary=:all: --find-links dist "$wheel[all]" pytest nanobi
 # Run from outside the checkout, so that nothing of the source tree can be imported.
 cd "$scratch"
 ids=$(grep -v '^#' "$repo/tests/wheel/family_ids.txt" | paste -sd, -)
-ENVFLEET_EXPECT_WHEEL=1 ENVFLEET_CONTRACT_IDS="$ids" python -m pytest -q -p no:cacheprovider \
+ENVFLEET_EXPECT_WHEEL=1 ENVFLEET_CONTRACT_IDS="$ids" python -m pytest -q -p no:cacheprovider -o addopts=-ra \
   --rootdir "$repo" -c "$repo/pyproject.toml" \
   "$repo/tests/wheel" "$repo/tests/contract" "$repo/tests/test_xla.py" \
   "$repo/tests/families/classic_control/test_classic_control.py" \

@@ -5,7 +5,7 @@ hang in the C++ core fails one test instead of taking the whole run down with it
 anything that could crash the process (misuse paths, error paths, use after close).
 
 A watchdog (``faulthandler.dump_traceback_later``) also guards every in-process test: a test
-that hangs for ``ENVFLEET_TEST_WATCHDOG`` seconds (default 300) dumps every thread's stack and
+that hangs for ``ENVFLEET_TEST_WATCHDOG`` seconds (default 600) dumps every thread's stack and
 ends the run, rather than hanging CI forever. It is a safety net, not a timing assertion.
 """
 
@@ -24,7 +24,7 @@ import envfleet
 # The directory that holds the `envfleet` package this interpreter imported: the child
 # interpreters must import the very same build.
 _PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(envfleet.__file__)))
-_WATCHDOG_S = float(os.environ.get("ENVFLEET_TEST_WATCHDOG", "300"))
+_WATCHDOG_S = float(os.environ.get("ENVFLEET_TEST_WATCHDOG", "600"))
 
 
 def run_isolated(code: str, timeout: float = 60) -> tuple[int, str, str]:

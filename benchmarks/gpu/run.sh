@@ -43,13 +43,13 @@ jax.__version__, jax.devices())"
 if [ "$what" = all ] || [ "$what" = tests ]; then
   # The tests marked gpu (the others need the test-only module, built with CMake), and the PPO
   # example's test, whose jitted iterations run on JAX's default backend: the GPU.
-  timeout 300 python3 -m pytest -p no:cacheprovider -q -m gpu tests/test_xla_gpu.py 2>&1 |
+  timeout 300 python3 -m pytest -p no:cacheprovider -o addopts=-ra -q -m gpu tests/test_xla_gpu.py 2>&1 |
     tee "$O/tests.txt"
-  timeout 200 python3 -m pytest -p no:cacheprovider -q tests/test_ppo_jax_xla.py 2>&1 |
+  timeout 200 python3 -m pytest -p no:cacheprovider -o addopts=-ra -q tests/test_ppo_jax_xla.py 2>&1 |
     tee -a "$O/tests.txt"
   # test_xla.py's exactness and error tests, whose jitted loops also land on the GPU there
   # (for the record: its DLPack tests assume CPU memory, and CheetahRun needs dm_control).
-  timeout 240 python3 -m pytest -p no:cacheprovider -q tests/test_xla.py \
+  timeout 240 python3 -m pytest -p no:cacheprovider -o addopts=-ra -q tests/test_xla.py \
     -k "not dlpack and not CheetahRun and not stub and not gil" 2>&1 | tee "$O/test_xla.txt"
 fi
 

@@ -3,18 +3,16 @@ one engine per env while the pool lives, none of them left after close(), after 
 SIGKILLed, after an engine is killed, or after make/close loops. Ctrl-C (SIGINT to the
 owner's process group) interrupts Python but not the engines, which run in their own group.
 
-Only what the test itself started counts: every check compares against a snapshot taken
-before, since other runs may have engines of their own.
+Only what the test itself started counts (Census): other tests, or another test process, may
+run engines of their own at the same time.
 """
 
 from __future__ import annotations
 
-import glob
 import os
 import signal
 import subprocess
 import sys
-import tempfile
 import textwrap
 import time
 
@@ -25,7 +23,6 @@ import envfleet
 
 TASK = "DefendTheCenter-v1"
 ENGINE = envfleet.registry.registration(TASK).options["vzd_path"]
-SCRATCH = os.path.join(tempfile.gettempdir(), "envfleet-vizdoom-*")
 
 
 def _argv(pid):
@@ -36,35 +33,70 @@ def _argv(pid):
         return []
 
 
-def snapshot():
-    """(engine pids, supervisor pids, /dev/shm ViZDoom* names, scratch folders)."""
-    engines, supervisors = set(), set()
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        argv = _argv(entry)
-        if not argv:
-            continue
-        if argv[0].endswith("vizdoom_supervisor"):
-            supervisors.add(int(entry))
-        elif argv[0] == ENGINE:
-            engines.add(int(entry))
-    shm = set(glob.glob("/dev/shm/ViZDoom*"))
-    scratch = set(glob.glob(SCRATCH))
-    return engines, supervisors, shm, scratch
+def _option(argv, name):
+    return argv[argv.index(name) + 1] if name in argv[:-1] else None
 
 
-def new_since(before):
-    return tuple(now - old for now, old in zip(snapshot(), before, strict=True))
+class Census:
+    """What the ViZDoom envs of one owner process started: its supervisors (their
+    -envfleet-parent argument names the owner), the engines and shared memory of those
+    instances (+viz_instance_id) and their scratch folders (the folder of -config).
 
+    Only these count: other tests, or pytest-xdist's other worker, may run engines of their own
+    at the same time. Instances are recorded while they run (look), so that what is left of them
+    after the owner closed or died can still be found (left)."""
 
-def wait_clean(before, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while True:
-        left = new_since(before)
-        if not any(left) or time.monotonic() > deadline:
-            return left
-        time.sleep(0.1)
+    def __init__(self, owner):
+        self.owner = str(owner)
+        self.instances = set()
+        self.folders = set()
+
+    def _processes(self):
+        engines, supervisors = set(), set()
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            argv = _argv(entry)
+            if not argv:
+                continue
+            instance = _option(argv, "+viz_instance_id")
+            if argv[0].endswith("vizdoom_supervisor"):
+                if _option(argv, "-envfleet-parent") == self.owner:
+                    supervisors.add(int(entry))
+                    self.instances.add(instance)
+                    config = _option(argv, "-config")
+                    if config and os.path.basename(os.path.dirname(config)).startswith(
+                        "envfleet-vizdoom-"
+                    ):
+                        self.folders.add(os.path.dirname(config))
+            elif argv[0] == ENGINE and instance in self.instances:
+                engines.add(int(entry))
+        return engines, supervisors
+
+    def look(self):
+        """(engine pids, supervisor pids) of the owner's instances running now."""
+        self._processes()  # records the instances first, then finds their engines
+        return self._processes()
+
+    def left(self):
+        """(engines, supervisors, shared memory names, scratch folders) of the owner's
+        instances that exist now."""
+        engines, supervisors = self._processes()
+        shm = {
+            path
+            for instance in self.instances
+            for base in ("ViZDoomSM", "ViZDoomMQCtr", "ViZDoomMQDoom")
+            if os.path.exists(path := f"/dev/shm/{base}{instance}")
+        }
+        return engines, supervisors, shm, {f for f in self.folders if os.path.exists(f)}
+
+    def wait_clean(self, timeout=10.0):
+        deadline = time.monotonic() + timeout
+        while True:
+            left = self.left()
+            if not any(left) or time.monotonic() > deadline:
+                return left
+            time.sleep(0.1)
 
 
 CHILD_ENV = dict(os.environ)
@@ -100,24 +132,24 @@ def wait_for_line(proc, want, timeout=60.0):
 
 def test_one_engine_per_env_and_close_cleans_up(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    before = snapshot()
+    census = Census(os.getpid())
     env = envfleet.make_gymnasium(TASK, num_envs=3)
     try:
         env.reset()
         env.step(np.ones((3, 3)))
-        engines, supervisors, shm, scratch = new_since(before)
+        engines, supervisors = census.look()
         assert len(engines) == 3
         assert len(supervisors) == 3
+        _, _, shm, scratch = census.left()
         assert len(scratch) == 3
         assert shm  # the instances' shared memory exists while they run
     finally:
         env.close()
-    assert wait_clean(before) == (set(), set(), set(), set())
+    assert census.wait_clean() == (set(), set(), set(), set())
     assert os.listdir(tmp_path) == []  # nothing written in the cwd (no _vizdoom, no ini)
 
 
 def test_sigkill_of_owner_leaves_nothing(tmp_path):
-    before = snapshot()
     child = start_child(
         f"""
         import time, envfleet
@@ -130,19 +162,18 @@ def test_sigkill_of_owner_leaves_nothing(tmp_path):
     )
     try:
         wait_for_line(child, "ready")
-        engines, supervisors, _, _ = new_since(before)
+        census = Census(child.pid)
+        engines, supervisors = census.look()
         assert len(engines) == 2 and len(supervisors) == 2
         child.send_signal(signal.SIGKILL)
         child.wait(10)
     finally:
         if child.poll() is None:
             child.kill()
-    engines, supervisors, shm, scratch = wait_clean(before, timeout=10)
-    assert (engines, supervisors, shm, scratch) == (set(), set(), set(), set())
+    assert census.wait_clean() == (set(), set(), set(), set())
 
 
 def test_ctrl_c_interrupts_python_not_the_engines(tmp_path):
-    before = snapshot()
     child = start_child(
         f"""
         import time, numpy as np, envfleet
@@ -161,6 +192,8 @@ def test_ctrl_c_interrupts_python_not_the_engines(tmp_path):
     )
     try:
         wait_for_line(child, "ready")
+        census = Census(child.pid)
+        assert [len(pids) for pids in census.look()] == [2, 2]
         os.killpg(child.pid, signal.SIGINT)
         out, err = child.communicate(timeout=60)
     finally:
@@ -168,19 +201,19 @@ def test_ctrl_c_interrupts_python_not_the_engines(tmp_path):
             child.kill()
     assert child.returncode == 0, err[-3000:]
     assert "ok" in out.split(), (out, err[-3000:])
-    assert wait_clean(before) == (set(), set(), set(), set())
+    assert census.wait_clean() == (set(), set(), set(), set())
     assert os.listdir(tmp_path) == []
 
 
 def test_engine_killed_mid_episode(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    before = snapshot()
+    census = Census(os.getpid())
     env = envfleet.make_gymnasium(TASK, num_envs=2, seed=3)
     try:
         env.reset()
         for _ in range(3):
             env.step(np.ones((2, 3)))
-        engines = sorted(new_since(before)[0])
+        engines = sorted(census.look()[0])
         assert len(engines) == 2
         os.kill(engines[0], signal.SIGKILL)
         with pytest.raises(Exception) as err:
@@ -191,17 +224,19 @@ def test_engine_killed_mid_episode(tmp_path, monkeypatch):
         assert TASK in message or "env" in message.lower(), message
     finally:
         env.close()
-    assert wait_clean(before) == (set(), set(), set(), set())
+    assert census.wait_clean() == (set(), set(), set(), set())
     assert os.listdir(tmp_path) == []
 
 
 def test_make_close_loop_leaves_nothing(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    before = snapshot()
+    census = Census(os.getpid())
     for _ in range(5):
         env = envfleet.make_gymnasium(TASK, num_envs=2)
         env.reset()
         env.step(np.ones((2, 3)))
+        assert [len(pids) for pids in census.look()] == [2, 2]
         env.close()
-    assert wait_clean(before) == (set(), set(), set(), set())
+    assert len(census.instances) == 10
+    assert census.wait_clean() == (set(), set(), set(), set())
     assert os.listdir(tmp_path) == []
