@@ -155,16 +155,16 @@ def assert_same_results(a, b, where: str) -> None:
 
 
 # Whole episodes: time limits of 200 and 1000 steps are cut to 60 here, so that every alias
-# ends episodes, by truncation where its task does not end them first.
+# ends episodes (and autoresets), by truncation where its task does not end them first. An alias
+# resolves to its id's registration, so one seed shows it is that id, options and all.
 @pytest.mark.parametrize("alias", ALIASES)
 def test_an_alias_is_the_id_it_names(alias):
     target = registry.registration(alias).alias_of
     assert_same_spec(alias, target)
     limit = {"max_episode_steps": 60}
-    for seed in (0, 7):
-        ours, theirs = rollout(alias, 150, seed, **limit), rollout(target, 150, seed, **limit)
-        assert_same_results(ours, theirs, f"{alias} vs {target}, seed {seed}")
-        assert any(np.any(step[2] | step[3]) for step in ours[1:]), "no episode ended"
+    ours, theirs = rollout(alias, 100, 7, **limit), rollout(target, 100, 7, **limit)
+    assert_same_results(ours, theirs, f"{alias} vs {target}, seed 7")
+    assert any(np.any(step[2] | step[3]) for step in ours[1:]), "no episode ended"
 
 
 # EnvPool's aliases with a "/" (phys2d/, tabular/); Meta-World's ids have one of their own.
