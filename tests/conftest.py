@@ -158,3 +158,35 @@ def pytest_configure(config):
             metaworld.install()
         except Exception as exc:  # reported; the tests that need the models then fail
             print(f"\nenvfleet: could not install metaworld's models: {exc}", file=sys.stderr)
+
+
+# ---- the order of the test files ------------------------------------------------------------
+
+# The files that take minutes, slowest first (per-test durations of a CI run on the 2-core
+# machine, per worker: the contract ~14 min, minigrid ~7, WFC ~4, the training examples ~5, one
+# RoadRunner PPO run alone; the rest 1.5-3.5). pytest-xdist hands each worker a whole file in
+# collection order (pyproject.toml: --dist loadfile --no-loadscope-reorder): with the longest
+# files first, the short ones fill in at the end and both workers finish together. By its own
+# order (most tests first) a file with a few long tests came last, and one worker ran it alone
+# for minutes.
+SLOWEST_FILES_FIRST = (
+    "tests/contract/test_contract.py",
+    "tests/families/minigrid/test_minigrid.py",
+    "tests/integrations/test_training_examples.py",
+    "tests/families/minigrid/test_minigrid_wfc.py",
+    "tests/families/minigrid/test_babyai.py",
+    "tests/families/dm_control/test_dm_control.py",
+    "tests/families/box2d/test_car_racing.py",
+    "tests/families/metaworld/test_metaworld_spec.py",
+    "tests/families/robotics/test_hand.py",
+    "tests/families/dm_control/test_dm_control_render.py",
+    "tests/core/test_numpy_random.py",
+    "tests/families/atari/test_atari.py",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Moves SLOWEST_FILES_FIRST's files to the front, in that order; every other file, and the
+    tests within each file, keep pytest's order (the sort is stable)."""
+    rank = {path: i for i, path in enumerate(SLOWEST_FILES_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
