@@ -164,7 +164,7 @@ def test_levels_of_other_sizes_match_minigrid(reference, monkeypatch, preset, si
     """Sizes where minigrid's solver meets contradictions (each attempt restarts with the same
     preferences, the draws going on) and where no level can be made."""
     log = LevelLog(monkeypatch)
-    outcome = compare_levels(f"MiniGrid-WFC-{preset}-v0", range(25), {"size": size})
+    outcome = compare_levels(f"MiniGrid-WFC-{preset}-v0", range(12), {"size": size})
     assert outcome["levels"] > 0, outcome
     if "attempts" in expect:
         assert max(log.attempts) > 1, log.attempts
