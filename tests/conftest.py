@@ -163,8 +163,8 @@ def pytest_configure(config):
 # ---- the order of the test files ------------------------------------------------------------
 
 # The files that take minutes, slowest first (per-test durations of a CI run on the 2-core
-# machine, per worker: the contract ~14 min, minigrid ~7, WFC ~4, the training examples ~5, one
-# RoadRunner PPO run alone; the rest 1.5-3.5). pytest-xdist hands each worker a whole file in
+# machine, on one worker: the contract ~12 min, minigrid ~7, the training examples and the WFC
+# levels ~3 each, the rest 1.5-3.5). pytest-xdist hands each worker a whole file in
 # collection order (pyproject.toml: --dist loadfile --no-loadscope-reorder): with the longest
 # files first, the short ones fill in at the end and both workers finish together. By its own
 # order (most tests first) a file with a few long tests came last, and one worker ran it alone

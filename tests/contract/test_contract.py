@@ -462,7 +462,7 @@ RENDERED_STEPS = (0, LIMIT + 1)
 ONE_RENDERED_ID_FAMILIES = frozenset({"metaworld"})
 
 
-def _first_of_each_env_type(task_ids: list[str]) -> set[str]:
+def _one_id_per_renderer(task_ids: list[str]) -> set[str]:
     """One id per (family, env type), or per family for ONE_RENDERED_ID_FAMILIES: the first in
     sorted order."""
     first: dict[tuple[str, str], str] = {}
@@ -477,7 +477,7 @@ def _first_of_each_env_type(task_ids: list[str]) -> set[str]:
 # The ids that test_two_threads_and_partial_resets renders: one per env type. Ids of one env
 # type differ in options (reward shaping, touch sensors, goals, sizes) and share its renderer,
 # whose frames the families' own tests compare with the reference's.
-RENDERED_IDS = _first_of_each_env_type(TASK_IDS)
+RENDERED_IDS = _one_id_per_renderer(TASK_IDS)
 
 
 def render_options(spec) -> dict:
