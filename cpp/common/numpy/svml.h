@@ -1,12 +1,13 @@
-// np.arctan2, np.arccos, np.log and np.exp of float64 values, bit for bit with NumPy 2.x: the
-// references compute angles, logs and exponentials with NumPy (rotations, touch sensors,
-// dense rewards), and on some CPUs NumPy's results are not libm's.
+// np.arctan2, np.arccos, np.log, np.exp and np.expm1 of float64 values, bit for bit with
+// NumPy 2.x: the references compute angles, logs and exponentials with NumPy (rotations, touch
+// sensors, dense rewards), and on some CPUs NumPy's results are not libm's.
 //
 // NumPy's float64 loops for these functions run, for a 0-d array as for any other, the kernel
 // of the best CPU target available at run time: on Linux x86-64 wheels with the X86_V4 target
 // (AVX-512 F/CD/VL/BW/DQ), Intel's SVML kernels __svml_atan28_ha, __svml_acos8_ha,
-// __svml_log8_ha and __svml_exp8_ha (numpy/_core/src/umath/loops_umath_fp.dispatch.c.src,
-// loops_exponent_log.dispatch.c.src); elsewhere libm's atan2, acos, log and exp. The SVML
+// __svml_log8_ha, __svml_exp8_ha and __svml_expm18_ha
+// (numpy/_core/src/umath/loops_umath_fp.dispatch.c.src, loops_exponent_log.dispatch.c.src);
+// elsewhere libm's atan2, acos, log, exp and expm1. The SVML
 // results differ from libm's in the last bit for a few percent of arguments (about 7% for
 // atan2, 10% for acos, 5% for exp). The kernels are exported symbols of NumPy's own extension
 // module, which every process running envfleet from Python has loaded: those very functions
@@ -125,6 +126,15 @@ inline double NpExp(double x) {
   if (kernel != nullptr) return internal::SvmlUnary(kernel, x);
 #endif
   return std::exp(x);
+}
+
+// np.expm1(x) on a float64.
+inline double NpExpm1(double x) {
+#if ENVFLEET_NUMPY_SVML
+  static void* const kernel = internal::NumpySvmlKernel("__svml_expm18_ha");
+  if (kernel != nullptr) return internal::SvmlUnary(kernel, x);
+#endif
+  return std::expm1(x);
 }
 
 }  // namespace numpy_math

@@ -220,3 +220,27 @@ def metaworld_env(task_name: str, seed: int | None = None, partially_observable:
     if seed is not None:
         env.seed(seed)
     return env
+
+
+# myosuite 3.0.0 (the reference of the MyoSuite family) requires gymnasium<1.3, which envfleet's
+# 1.4.0 does not meet; its code runs on gymnasium 1.4.0 and MuJoCo 4.0.0 but for one line
+# (below). It is installed alone; what its basic tasks import beyond envfleet's test extra is
+# myo-sim (its models, the myosuite extra's), termcolor and colorednoise (the test extra's).
+MYOSUITE = ("myosuite", "3.0.0")
+
+
+def import_myosuite(target: Path | None = None) -> ModuleType:
+    """myosuite 3.0.0 (installed, or alone into ``target``), made to run on MuJoCo 4.0.0.
+
+    ``myosuite.utils.reach_workspace`` draws the joints of the reach tasks' workspace table
+    where ``model.jnt_type[j] in (mjtJoint.mjJNT_HINGE, mjtJoint.mjJNT_SLIDE)``. Under MuJoCo
+    4.0.0 an np.int32 never equals those enum members, so no joint is drawn: every target of
+    a "Random" reach task is then the fingertip's start position (reach_err 0 at every reset,
+    whatever the seed). The replacement holds the two joint types as ints, which the test
+    meets as intended. Nothing else changes.
+    """
+    myosuite = import_reference(*MYOSUITE, target or cache_folder(*MYOSUITE))
+    from myosuite.utils import reach_workspace
+
+    reach_workspace._JOINT_TYPES = tuple(int(t) for t in reach_workspace._JOINT_TYPES)
+    return myosuite

@@ -20,6 +20,7 @@ FAMILIES = (
     "minigrid",
     "robotics",
     "metaworld",
+    "myosuite",
     "vizdoom",
     "procgen",
 )

@@ -1,0 +1,46 @@
+// BindUfuncLoops(): reads NumPy's float32 exp loop from the np.exp ufunc object and installs it
+// for cpp/common/numpy/ufunc_loops.h (NpExpF). Called by a module's NB_MODULE body (GIL held);
+// a module whose envs compute np.exp of float32 arrays calls it once.
+#ifndef ENVFLEET_BIND_UFUNC_LOOPS_H_
+#define ENVFLEET_BIND_UFUNC_LOOPS_H_
+
+#include <nanobind/nanobind.h>
+
+#define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
+#include <numpy/ndarraytypes.h>
+#include <numpy/ufuncobject.h>
+
+#include <cstring>
+
+#include "common/numpy/ufunc_loops.h"
+
+namespace envfleet {
+namespace bind {
+
+// The loop of `ufunc` (a one-input, one-output ufunc) for input and output type `type_num`,
+// or null: the first entry of its type table with that signature, the one NumPy's own type
+// resolution picks for an array of that type.
+inline numpy_math::UfuncLoop UnaryUfuncLoop(PyObject* ufunc, int type_num) {
+  // (The type is checked by name: PyUFunc_Type is reached through NumPy's umath C-API table,
+  // which this module does not import.)
+  if (std::strcmp(Py_TYPE(ufunc)->tp_name, "numpy.ufunc") != 0) return nullptr;
+  const auto* object = reinterpret_cast<const PyUFuncObject*>(ufunc);
+  if (object->nin != 1 || object->nout != 1 || object->functions == nullptr) return nullptr;
+  for (int i = 0; i < object->ntypes; ++i) {
+    if (object->types[2 * i] == type_num && object->types[2 * i + 1] == type_num) {
+      return reinterpret_cast<numpy_math::UfuncLoop>(object->functions[i]);
+    }
+  }
+  return nullptr;
+}
+
+inline void BindUfuncLoops() {
+  namespace nb = nanobind;
+  nb::object exp = nb::module_::import_("numpy").attr("exp");
+  numpy_math::SetExpFloat32Loop(UnaryUfuncLoop(exp.ptr(), NPY_FLOAT));
+}
+
+}  // namespace bind
+}  // namespace envfleet
+
+#endif  // ENVFLEET_BIND_UFUNC_LOOPS_H_
