@@ -251,6 +251,30 @@ def test_metaworld_model_files(hostile_files):
     _assert_raised(r, without, "ValueError", "sawyer_pick_place_v3.xml", "does not exist")
 
 
+def test_myosuite_model_files(hostile_files):
+    """The MyoSuite family reads its models from myo-sim's models folder (assets_dir) or an
+    absolute xml_file: every bad one is a ValueError naming it (a missing folder also says how
+    myo-sim is installed), and a model without the task's joints or sites names what it lacks."""
+    d = hostile_files
+    make = "envfleet.make('myoFingerPoseRandom-v0', {})"
+    cases = [
+        ("missing xml_file", make.format("xml_file='/nonexistent/finger.xml'")),
+        ("xml_file garbage", make.format(f"xml_file='{d / 'garbage'}'")),
+        ("xml_file a fifo", make.format(f"xml_file='{d / 'fifo'}'")),
+        ("xml_file of another body", make.format(f"xml_file='{d / 'one_body.xml'}'")),
+        ("missing assets_dir", make.format("assets_dir='/nonexistent'")),
+        ("assets_dir without the model", make.format(f"assets_dir='{d / 'folder'}'")),
+    ]
+    r = _run_cases(cases)
+    _assert_raised(r, "missing xml_file", "ValueError", "xml_file", "does not exist")
+    _assert_raised(r, "xml_file garbage", "ValueError", "MuJoCo could not load the model")
+    _assert_raised(r, "xml_file a fifo", "ValueError", "xml_file", "not a regular file")
+    _assert_raised(r, "xml_file of another body", "ValueError", "xml_file", "no joint named")
+    _assert_raised(r, "missing assets_dir", "ValueError", "assets_dir", "envfleet[myosuite]")
+    without = "assets_dir without the model"
+    _assert_raised(r, without, "ValueError", "myofinger_v0.xml", "does not exist")
+
+
 @pytest.mark.skipif(not vizdoom_built(), reason="no ViZDoom family (no Boost at build time)")
 def test_vizdoom_scenario_files(hostile_files):
     """The ViZDoom family reads a scenario's cfg and WAD, the IWAD and the engine from paths the

@@ -16,6 +16,7 @@ and the same options.
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import envpool
 import gymnasium
@@ -37,12 +38,27 @@ FAMILIES = {
     "minigrid": ("envpool.minigrid", "envfleet._minigrid"),
     "robotics": ("envpool.mujoco.robotics", "envfleet._robotics"),
     "metaworld": ("envpool.mujoco.metaworld", "envfleet._metaworld"),
+    "myosuite": ("envpool.mujoco.myosuite", "envfleet._myosuite"),
     "vizdoom": ("envpool.vizdoom", "envfleet._vizdoom"),
     "procgen": ("envpool.procgen", "envfleet._procgen"),
 }
 
 # family -> {EnvPool id: why envfleet leaves it out}. Empty: envfleet has every one.
 LEFT_OUT: dict[str, dict[str, str]] = {family: {} for family in FAMILIES}
+
+# MyoSuite is being ported task class by task class (issue #40; docs/families/myosuite.md):
+# the ids of the classes not yet ported are left out, and only those. An id of a ported class
+# (matched below, EnvPool's MyoSuite/ alias included) that envfleet lacks fails the test.
+MYOSUITE_PORTED = re.compile(
+    r"(MyoSuite/)?myo(Sarc|Fati)?(Finger(Reach|Pose)(Fixed|Random)|ElbowPose1D6M(Fixed|Random|"
+    r"ExoFixed))-v0"
+)
+LEFT_OUT["myosuite"] = {
+    tid: "its task class is not ported yet (issue #40)"
+    for tid in envpool.list_all_envs()
+    if envpool_registry.specs[tid][0] == "envpool.mujoco.myosuite"
+    and not MYOSUITE_PORTED.fullmatch(tid)
+}
 
 
 def envpool_ids(package: str) -> set[str]:
@@ -167,7 +183,8 @@ def test_an_alias_is_the_id_it_names(alias):
     assert any(np.any(step[2] | step[3]) for step in ours[1:]), "no episode ended"
 
 
-# EnvPool's aliases with a "/" (phys2d/, tabular/); Meta-World's ids have one of their own.
+# EnvPool's aliases with a "/" (phys2d/, tabular/, MyoSuite/); Meta-World's ids have one of
+# their own.
 SLASHED = [tid for tid in envfleet.list_all_envs() if "/" in tid and tid in ALIASES]
 
 

@@ -2,9 +2,9 @@
 engine, with no build-machine path inside and stubs that match what they export.
 
 envfleet._core holds the pool and the engine-free families; envfleet._atari statically holds
-ALE (GPL-2.0-only); envfleet._mujoco, envfleet._dm_control, envfleet._robotics and
-envfleet._metaworld link libmujoco. ``import envfleet`` and a CartPole pool must load no
-engine; a missing engine must surface as an error naming its extra.
+ALE (GPL-2.0-only); envfleet._mujoco, envfleet._dm_control, envfleet._robotics,
+envfleet._metaworld and envfleet._myosuite link libmujoco. ``import envfleet`` and a CartPole
+pool must load no engine; a missing engine must surface as an error naming its extra.
 """
 
 from __future__ import annotations
@@ -89,8 +89,8 @@ def test_module_links_only_its_own_engine(name):
     needed = re.findall(r"\(NEEDED\)\s+Shared library: \[(.+?)\]", dynamic)
     assert needed, dynamic
     mujoco = [lib for lib in needed if "mujoco" in lib]
-    # The four families on MuJoCo link the one libmujoco of the mujoco-core wheel.
-    links_mujoco = name in ("_mujoco", "_dm_control", "_robotics", "_metaworld")
+    # The five families on MuJoCo link the one libmujoco of the mujoco-core wheel.
+    links_mujoco = name in ("_mujoco", "_dm_control", "_robotics", "_metaworld", "_myosuite")
     assert mujoco == (["libmujoco.so.4.0.0"] if links_mujoco else []), needed
     # zlib is ALE's only dependency: it belongs to _atari alone.
     assert not [lib for lib in needed if lib.startswith("libz.")] or name == "_atari", needed

@@ -316,6 +316,21 @@ FAMILIES: dict[str, list[Task]] = {
         ),
         Task("MetaWorld/DoorOpen-v3", {"partially_observable": st.booleans()}, own_limit=500),
     ],
+    # MyoSuite: muscles through the sigmoid, fatigue's state carried across steps and reset,
+    # sarcopenia's model shared by the pool, the workspace table of the random reach targets;
+    # a far_th small enough that reach episodes end by termination too.
+    "myosuite": [
+        Task(
+            "myoFatiFingerReachRandom-v0",
+            {"far_th": st.sampled_from([0.35, 0.02]), "frame_skip": st.sampled_from([1, 10])},
+            max_envs=4,
+        ),
+        Task(
+            "myoSarcElbowPose1D6MRandom-v0",
+            {"reset_type": st.sampled_from(["init", "random"]), "normalize_act": st.booleans()},
+            max_envs=4,
+        ),
+    ],
     # ViZDoom: an engine process per env; episodic_life may continue a game after a death.
     "vizdoom": [
         Task(
@@ -1096,6 +1111,7 @@ TestMiniGrid = _machine("minigrid")
 TestMiniGridWFC = _machine("minigrid_wfc")
 TestRobotics = _machine("robotics")
 TestMetaWorld = _machine("metaworld")
+TestMyoSuite = _machine("myosuite")
 TestVizdoom = _machine("vizdoom")
 TestProcgen = _machine("procgen")
 

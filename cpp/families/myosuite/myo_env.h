@@ -28,9 +28,11 @@
 #define ENVFLEET_FAMILIES_MYOSUITE_MYO_ENV_H_
 
 #include <mujoco/mujoco.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -90,6 +92,15 @@ inline void ApplySarcopenia(mjModel* m) {
 // The model of `config`: its file parsed, the world sites added, compiled; sarcopenia applied
 // for that condition. Cached per (file, sites, sarcopenia) while an env holds it.
 inline ModelPtr LoadMyoModel(const Config& config) {
+  const std::string& dir = config.Get<std::string>("assets_dir");
+  const std::string& xml_file = config.Get<std::string>("xml_file");
+  if (!xml_file.empty() && xml_file[0] != '/' &&
+      (dir.empty() || ::access(dir.c_str(), F_OK) != 0)) {
+    throw std::invalid_argument("xml_file '" + xml_file +
+                                "' is relative to myo-sim's models folder, but assets_dir '" + dir +
+                                "' " + (dir.empty() ? "is empty" : "does not exist") +
+                                " (is myo-sim installed? pip install envfleet[myosuite])");
+  }
   const std::string path = robotics::ModelPath(config);
   const ConfigTable& sites = config.Get<ConfigTable>("world_sites");
   CheckWorldSites(sites);
@@ -98,7 +109,12 @@ inline ModelPtr LoadMyoModel(const Config& config) {
   for (const auto& [name, values] : sites) {
     key += '|';
     key += name;
-    for (double v : values) key += "," + std::to_string(v);
+    for (double v : values) {  // exactly: the value's bits
+      uint64_t bits;
+      std::memcpy(&bits, &v, sizeof bits);
+      key += ',';
+      key += std::to_string(bits);
+    }
   }
   static std::mutex mutex;
   static std::map<std::string, std::weak_ptr<const mjModel>> cache;
@@ -196,6 +212,14 @@ class MyoEnv : public robotics::RobotEnv {
     return spec;
   }
 
+  // A step: the action simulated (Simulate), the task's reward terms of the new state
+  // (Evaluate), the reward and termination.
+  void Step(const void* action) override {
+    Simulate(static_cast<const float*>(action));
+    Evaluate();
+    FinishStep();
+  }
+
  protected:
   // `terms`: the task's reward terms (info keys and weighted_reward_keys' names), in the
   // order of its reward dict; `default_weights`: the task's DEFAULT_RWD_KEYS_AND_WEIGHTS.
@@ -254,6 +278,9 @@ class MyoEnv : public robotics::RobotEnv {
     for (int i = 0; i < model_->nq; ++i) data_->qpos[i] = initial_qpos_[i];
     for (int i = 0; i < model_->nv; ++i) data_->qvel[i] = initial_qvel_[i];
   }
+
+  // get_reward_dict of the current state: the task's terms (SetTerms).
+  virtual void Evaluate() = 0;
 
   // The step up to the observation: the action mapped and staged into ctrl, mj_step
   // frame_skip times, mj_forward.
@@ -330,7 +357,7 @@ class MyoEnv : public robotics::RobotEnv {
     terminated_ = done_ || Unstable();
   }
 
-  // obs_dict["qvel"]: qvel * dt (dt = timestep * frame_skip).
+  // The control step: timestep * frame_skip (obs_dict["qvel"] is qvel * dt).
   double dt() const { return dt_; }
 
   // np.linalg.norm(data.act) / na (0 for a model without activations), as the tasks'
@@ -343,10 +370,23 @@ class MyoEnv : public robotics::RobotEnv {
     return std::sqrt(sq) / na;
   }
 
-  // Writes the observation's first values from `values` (n of them) at `at`; returns at + n.
+  // Writes n values from `values` at `at`; returns at + n.
   static double* Put(double* at, const double* values, int n) {
     for (int i = 0; i < n; ++i) at[i] = values[i];
     return at + n;
+  }
+
+  // The observation's first keys, qpos and qvel * dt; returns where the task's keys go.
+  double* WriteJointState(const OutputSlot& out) const {
+    double* obs = Put(out.Get<double>(0), data_->qpos, model_->nq);
+    for (int i = 0; i < model_->nv; ++i) *obs++ = data_->qvel[i] * dt_;
+    return obs;
+  }
+
+  // The observation's last key, act (when the model has activations), and the info.
+  void WriteActAndInfo(double* obs, const OutputSlot& out) const {
+    Put(obs, data_->act, model_->na);
+    WriteInfo(out);
   }
 
   void WriteInfo(const OutputSlot& out) const {

@@ -82,19 +82,10 @@ class PoseEnv : public MyoEnv {
     Evaluate();
   }
 
-  void Step(const void* action) override {
-    Simulate(static_cast<const float*>(action));
-    Evaluate();
-    FinishStep();
-  }
-
   void Write(const OutputSlot& out) const override {
-    double* obs = out.Get<double>(0);
-    obs = Put(obs, data_->qpos, model_->nq);
-    for (int i = 0; i < model_->nv; ++i) *obs++ = data_->qvel[i] * dt();
+    double* obs = WriteJointState(out);
     for (size_t i = 0; i < target_.size(); ++i) *obs++ = target_[i] - data_->qpos[i];
-    Put(obs, data_->act, model_->na);
-    WriteInfo(out);
+    WriteActAndInfo(obs, out);
   }
 
  private:
@@ -161,7 +152,7 @@ class PoseEnv : public MyoEnv {
   }
 
   // get_reward_dict: the terms, solved and done of the current state.
-  void Evaluate() {
+  void Evaluate() override {
     const int n = static_cast<int>(target_.size());
     const double sq = numpy_math::PairwiseSum<double>(
         [this](int64_t i) {

@@ -166,24 +166,15 @@ class ReachEnv : public MyoEnv {
     Evaluate();
   }
 
-  void Step(const void* action) override {
-    Simulate(static_cast<const float*>(action));
-    Evaluate();
-    FinishStep();
-  }
-
   void Write(const OutputSlot& out) const override {
-    double* obs = out.Get<double>(0);
-    obs = Put(obs, data_->qpos, model_->nq);
-    for (int i = 0; i < model_->nv; ++i) *obs++ = data_->qvel[i] * dt();
+    double* obs = WriteJointState(out);
     for (int tip : tips_) obs = Put(obs, data_->site_xpos + 3 * tip, 3);
     for (size_t s = 0; s < tips_.size(); ++s) {
       for (int a = 0; a < 3; ++a) {
         *obs++ = data_->site_xpos[3 * targets_[s] + a] - data_->site_xpos[3 * tips_[s] + a];
       }
     }
-    Put(obs, data_->act, model_->na);
-    WriteInfo(out);
+    WriteActAndInfo(obs, out);
   }
 
  private:
@@ -215,7 +206,7 @@ class ReachEnv : public MyoEnv {
   }
 
   // multi_site_reach_reward.
-  void Evaluate() {
+  void Evaluate() override {
     const int k = static_cast<int>(tips_.size());
     const double sq = numpy_math::PairwiseSum<double>(
         [this](int64_t i) {
