@@ -7,7 +7,8 @@
 // What the reference does that shapes this class:
 // - Models are myo-sim's (read from the installed myo_sim package, the `assets_dir` option),
 //   parsed into an mjSpec and compiled, as ModelBuilder.from_xml_file does; the elbow models
-//   get the "wrist_target" site its resolver adds to the world body (`world_sites`).
+//   get the "wrist_target" site its resolver adds to the world body (`world_sites`), the motor
+//   finger the gears its motor_finger recipe scales by 4 (`gear_scale`).
 // - Sarcopenia scales every actuator's peak force (gainprm[2]) by 0.5 once, on the model; a
 //   muscle with an automatic force (gainprm[2] < 0) first gets its peak force gainprm[3] /
 //   acc0. Models are loaded once per (file, sites, condition) and shared read-only; resets
@@ -105,7 +106,17 @@ inline ModelPtr LoadMyoModel(const Config& config) {
   const ConfigTable& sites = config.Get<ConfigTable>("world_sites");
   CheckWorldSites(sites);
   const bool sarcopenia = ReadCondition(config) == Condition::kSarcopenia;
+  const double gear_scale = config.Get<double>("gear_scale");
+  if (!(gear_scale > 0) || !std::isfinite(gear_scale)) {
+    throw std::invalid_argument("gear_scale must be a finite number > 0, got " +
+                                std::to_string(gear_scale));
+  }
   std::string key = path + (sarcopenia ? "|sarcopenia" : "|");
+  {
+    uint64_t bits;
+    std::memcpy(&bits, &gear_scale, sizeof bits);
+    key += "|gear" + std::to_string(bits);
+  }
   for (const auto& [name, values] : sites) {
     key += '|';
     key += name;
@@ -133,6 +144,13 @@ inline ModelPtr LoadMyoModel(const Config& config) {
     for (int k = 0; k < 3; ++k) site->pos[k] = values[k];
     site->size[0] = values[3];
   }
+  if (gear_scale != 1.0) {  // the motor_finger recipe's _scale_motor_gears
+    for (mjsElement* e = mjs_firstElement(spec, mjOBJ_ACTUATOR); e != nullptr;
+         e = mjs_nextElement(spec, e)) {
+      mjsActuator* actuator = mjs_asActuator(e);
+      for (int k = 0; k < 6; ++k) actuator->gear[k] *= gear_scale;
+    }
+  }
   mjModel* raw = mj_compile(spec, nullptr);
   if (raw == nullptr) {
     const std::string why = mjs_getError(spec);
@@ -152,6 +170,7 @@ inline ModelPtr LoadMyoModel(const Config& config) {
 inline void AddMyoDefaults(Config& config, const std::string& xml_file) {
   robotics::AddCommonDefaults(config, xml_file);
   config.Set("world_sites", ConfigTable{});
+  config.Set("gear_scale", 1.0);
   config.Set("frame_skip", int64_t{10});
   config.Set("normalize_act", true);
   config.Set("muscle_condition", std::string());

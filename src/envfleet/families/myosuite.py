@@ -37,6 +37,9 @@ MYOSUITE = Family(
 )
 
 FINGER = "legacy/finger/myofinger_v0.xml"
+# The reference's motor_finger recipe: myo-sim's tendon-motor finger with its motors' gears
+# scaled by 4 (_MOTOR_FINGER_GEAR_SCALE), stepped 5 MuJoCo steps at a time.
+MOTOR_FINGER = dict(xml_file="legacy/finger/motorfinger_v0.xml", gear_scale=4.0, frame_skip=5)
 ELBOW = "legacy/elbow/myoelbow_1dof6muscles.xml"
 ELBOW_EXO = "legacy/elbow/myoelbow_1dof6muscles_1dofexo.xml"
 # The site the reference's resolver adds to the elbow models for PoseEnvV0's
@@ -58,6 +61,12 @@ EXO_WEIGHTS = dict(weighted_reward_keys=["pose", "bonus", "act_reg", "penalty"],
 # The reference's base tasks (myosuite/envs/myo/tasks/basic/__init__.py): id -> (env type,
 # max_episode_steps, options).
 BASE_TASKS: dict[str, tuple[str, int, dict[str, Any]]] = {
+    "motorFingerReachFixed-v0": ("Reach", 200, dict(
+        MOTOR_FINGER, target_sites=["IFtip"],
+        target_low=[0.2, 0.05, 0.20], target_high=[0.2, 0.05, 0.20])),
+    "motorFingerReachRandom-v0": ("Reach", 200, dict(
+        MOTOR_FINGER, target_sites=["IFtip"], target_sampling="workspace",
+        target_low=[0.1, -0.1, 0.1], target_high=[0.27, 0.1, 0.3])),
     "myoFingerReachFixed-v0": ("Reach", 100, dict(
         xml_file=FINGER, target_sites=["IFtip"],
         target_low=[0.2, 0.05, 0.20], target_high=[0.2, 0.05, 0.20])),
@@ -67,6 +76,12 @@ BASE_TASKS: dict[str, tuple[str, int, dict[str, Any]]] = {
     "myoElbowPose1D6MFixed-v0": ("Pose", 100, _elbow_pose(ELBOW, 2, 2)),
     "myoElbowPose1D6MRandom-v0": ("Pose", 100, _elbow_pose(ELBOW, 0, 2.27)),
     "myoElbowPose1D6MExoFixed-v0": ("Pose", 100, _elbow_pose(ELBOW_EXO, 2, 2, **EXO_WEIGHTS)),
+    "motorFingerPoseFixed-v0": ("Pose", 200, dict(
+        MOTOR_FINGER, target_jnt_names=FINGER_JOINTS, viz_site_targets=["IFtip"],
+        target_jnt_low=[0, 0, 0.75, 0.75], target_jnt_high=[0, 0, 0.75, 0.75])),
+    "motorFingerPoseRandom-v0": ("Pose", 200, dict(
+        MOTOR_FINGER, target_jnt_names=FINGER_JOINTS, viz_site_targets=["IFtip"],
+        target_jnt_low=[-0.2, -0.4, 0.1, 0.1], target_jnt_high=[0.2, 1, 1, 1])),
     "myoFingerPoseFixed-v0": ("Pose", 100, dict(
         xml_file=FINGER, target_jnt_names=FINGER_JOINTS, viz_site_targets=["IFtip"],
         target_jnt_low=[0, 0, 0.75, 0.75], target_jnt_high=[0, 0, 0.75, 0.75])),

@@ -18,9 +18,10 @@ RANDOM_IDS = [tid for tid in family.TASK_IDS if "Random" in tid]
 
 @pytest.mark.parametrize("task_id", family.TASK_IDS)
 def test_every_id_steps_as_the_reference(task_id):
-    """Two and a half episodes (100 steps each) of uniform actions in [-1, 1], the reference
-    reset after each episode as the pool autoresets."""
-    run = run_aligned(task_id, seed=3, steps=250)
+    """Two and a half episodes of uniform actions in [-1, 1], the reference reset after each
+    episode as the pool autoresets."""
+    limit = envfleet.registry.registration(task_id).max_episode_steps
+    run = run_aligned(task_id, seed=3, steps=limit * 5 // 2)
     assert run.mismatch is None, run.mismatch
     assert run.episodes == 2
 
@@ -99,6 +100,7 @@ def test_reward_weights_are_options():
         ({"frame_skip": 0}, "frame_skip must be"),
         ({"xml_file": "legacy/finger/missing.xml"}, "missing.xml"),
         ({"world_sites": {"s": [1.0, 2.0]}}, "world_sites must map"),
+        ({"gear_scale": 0.0}, "gear_scale must be"),
     ],
 )
 def test_bad_options_raise_naming_the_option(options, message):
