@@ -36,6 +36,9 @@ runs its own CartPole-v1. Two cases need a translation:
 - Meta-World ids (``MetaWorld/PickPlace-v3``): EnvPool has the same ids; Gymnasium runs
   metaworld 3.1.1's task classes (installed on first use alone: they pin another MuJoCo;
   :func:`envfleet.bench.references.metaworld_env`), positions drawn at every reset.
+- MyoSuite ids (``myoFingerReachRandom-v0``): EnvPool has the same ids; Gymnasium runs
+  myosuite 3.0.0's envs under the same ids (installed on first use alone: it requires an older
+  Gymnasium; :func:`envfleet.bench.references.import_myosuite`).
 - Gymnasium-Robotics ids: EnvPool has the same ids; Gymnasium runs gymnasium-robotics 1.4.2's
   envs under the same ids (the v4 id for Fetch's v1, the v1/v3 ids for the Shadow Hand's v0:
   the reference's mujoco-py versions), with one patch for MuJoCo 4.0.0 applied in each process
@@ -111,6 +114,8 @@ def gymnasium_maker(task: str, options: dict[str, Any] | None = None) -> Callabl
     if metaworld_task(task):
         # Imported (and installed, the first time) in whichever process makes the env.
         return lambda: _metaworld_reference(task, extra)
+    if myosuite_task(task):
+        return lambda: _myosuite_reference(task, extra)
     if task not in gymnasium.registry:
         return None
     if extra.pop("from_pixels", False):
@@ -284,6 +289,25 @@ def _metaworld_task_name(task: str) -> str:
     from envfleet.families import metaworld
 
     return next(name for name in metaworld.TASK_NAMES if metaworld.task_id(name) == task)
+
+
+def myosuite_task(task: str) -> bool:
+    """Whether ``task`` is one of envfleet's MyoSuite ids."""
+    from envfleet import registry
+
+    return _is_envfleet_task(task) and registry.registration(task).family.name == "myosuite"
+
+
+def _myosuite_reference(task: str, options: dict[str, Any]):
+    """myosuite 3.0.0's ``gymnasium.make`` of ``task`` (an alias: the id it names), imported
+    (and installed, the first time) in whichever process makes the env."""
+    import gymnasium
+
+    from envfleet import registry
+    from envfleet.bench.references import import_myosuite
+
+    import_myosuite()
+    return gymnasium.make(registry.registration(task).alias_of or task, **options)
 
 
 def dm_control_maker(task: str) -> Callable[[int], Any] | None:
