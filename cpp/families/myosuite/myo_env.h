@@ -31,9 +31,11 @@
 #include <mujoco/mujoco.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -356,8 +358,10 @@ class MyoEnv : public robotics::RobotEnv {
   }
 
   // The reward dict's terms (in terms_' order) and flags, computed by the task.
-  void SetTerms(const std::vector<double>& values, bool solved, bool done) {
-    terms_values_ = values;
+  // (An initializer list, copied into the terms' array sized at construction: a step
+  // allocates nothing.)
+  void SetTerms(std::initializer_list<double> values, bool solved, bool done) {
+    std::copy(values.begin(), values.end(), terms_values_.begin());
     solved_ = solved;
     done_ = done;
   }
