@@ -923,6 +923,8 @@ def test_closing_async_pools_with_steps_still_queued_returns():
                 info = env.recv()[-1]
                 env.send(np.zeros(n // 2, np.int64), info["env_id"])
             env.close()
+            if k % 500 == 0:
+                print("closed", k, flush=True)  # how far it got, if it is killed
         """,
         timeout=120,
     )
