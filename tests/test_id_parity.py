@@ -204,6 +204,8 @@ def test_an_alias_is_the_id_it_names(alias):
 # EnvPool's aliases with a "/" (phys2d/, tabular/, MyoSuite/); Meta-World's ids have one of
 # their own.
 SLASHED = [tid for tid in envfleet.list_all_envs() if "/" in tid and tid in ALIASES]
+# The slashed ids run through every front end: one per env type (the "/" is all they share).
+FRONT_END_SLASHED = first_of_each_env_type(SLASHED)
 
 
 def test_ids_with_a_slash_are_the_aliases_or_meta_worlds():
@@ -219,9 +221,8 @@ def test_an_id_with_a_slash_works_everywhere_but_gymnasiums_registry(task_id):
     assert task_id in envfleet.list_all_envs()
     assert envfleet.make_spec(task_id).task_id == task_id
     space = envfleet.make_spec(task_id).action_space
-    # The front ends are run for one id of each env type: the "/" is all these ids share.
     front_ends = (envfleet.make_gymnasium, envfleet.make_gym, envfleet.make_dm)
-    for make in front_ends if task_id in first_of_each_env_type(SLASHED) else ():
+    for make in front_ends if task_id in FRONT_END_SLASHED else ():
         env = make(task_id, num_envs=2, seed=3)
         try:
             env.reset()
