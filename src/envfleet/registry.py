@@ -22,7 +22,7 @@ import math
 import numbers
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -92,6 +92,9 @@ class Family:
     # reports (``envpool.registration.registry.specs[id][0]``) and its code groups ids by;
     # None where EnvPool has no such family.
     envpool_package: str | None = None
+    # Called with each env's resolved options before its spec is made: makes what the options
+    # name that is generated rather than installed (MyoSuite's recipe-built models).
+    prepare: Callable[[dict[str, Any]], None] | None = None
 
     def engine(self):
         """The family's extension module, imported on first use."""
@@ -274,6 +277,9 @@ def make_spec(task_id: str, per_env_options: Any = None, **kwargs: Any) -> EnvSp
     own_options = _per_env_options(
         task_id, defaults, per_env_options, pool_kwargs.get("num_envs", 1)
     )
+    if reg.family.prepare is not None:
+        for own in own_options:
+            reg.family.prepare({**env_options, **own})
     spec_dict = _shared_spec(reg, module, env_options, own_options)
     _check_pool_memory(reg.task_id, spec_dict, pool_kwargs)
     config = _pool_config(

@@ -8,7 +8,9 @@
 // - Models are myo-sim's (read from the installed myo_sim package, the `assets_dir` option),
 //   parsed into an mjSpec and compiled, as ModelBuilder.from_xml_file does; the elbow models
 //   get the "wrist_target" site its resolver adds to the world body (`world_sites`), the motor
-//   finger the gears its motor_finger recipe scales by 4 (`gear_scale`).
+//   finger the gears its motor_finger recipe scales by 4 (`gear_scale`). The hand, which the
+//   reference builds from an MjSpec recipe with myo-sim's builder, comes compiled: the family's
+//   Python side runs the recipe and writes an .mjb file, loaded as it is.
 // - Sarcopenia scales every actuator's peak force (gainprm[2]) by 0.5 once, on the model; a
 //   muscle with an automatic force (gainprm[2] < 0) first gets its peak force gainprm[3] /
 //   acc0. Models are loaded once per (file, sites, condition) and shared read-only; resets
@@ -92,6 +94,58 @@ inline void ApplySarcopenia(mjModel* m) {
   }
 }
 
+// A model file (MJCF) parsed into an mjSpec, edited (world sites, gear scale) and compiled.
+inline mjModel* CompileModel(const std::string& path, const ConfigTable& sites, double gear_scale) {
+  char error[1024] = "";
+  mjSpec* spec = mj_parseXML(path.c_str(), nullptr, error, sizeof(error));
+  if (spec == nullptr) {
+    throw std::invalid_argument("MuJoCo could not load the model '" + path + "': " + error);
+  }
+  mjsBody* world = mjs_findBody(spec, "world");
+  for (const auto& [name, values] : sites) {
+    mjsSite* site = mjs_addSite(world, nullptr);
+    mjs_setName(site->element, name.c_str());
+    for (int k = 0; k < 3; ++k) site->pos[k] = values[k];
+    site->size[0] = values[3];
+  }
+  if (gear_scale != 1.0) {  // the motor_finger recipe's _scale_motor_gears
+    for (mjsElement* e = mjs_firstElement(spec, mjOBJ_ACTUATOR); e != nullptr;
+         e = mjs_nextElement(spec, e)) {
+      mjsActuator* actuator = mjs_asActuator(e);
+      for (int k = 0; k < 6; ++k) actuator->gear[k] *= gear_scale;
+    }
+  }
+  mjModel* raw = mj_compile(spec, nullptr);
+  if (raw == nullptr) {
+    const std::string why = mjs_getError(spec);
+    mj_deleteSpec(spec);
+    throw std::invalid_argument("MuJoCo could not compile the model '" + path + "': " + why);
+  }
+  mj_deleteSpec(spec);
+  return raw;
+}
+
+// A compiled model (.mjb), which the family's Python side writes for the models the reference
+// builds from MjSpec recipes (the hand): loaded as it is, so the XML edits do not apply.
+inline bool IsCompiledModel(const std::string& path) {
+  return path.size() > 4 && path.compare(path.size() - 4, 4, ".mjb") == 0;
+}
+
+inline mjModel* LoadCompiledModel(const std::string& path, const ConfigTable& sites,
+                                  double gear_scale) {
+  if (!sites.empty() || gear_scale != 1.0) {
+    throw std::invalid_argument(
+        "world_sites and gear_scale edit a model file before it is "
+        "compiled; '" +
+        path + "' is a compiled model (.mjb)");
+  }
+  mjModel* raw = mj_loadModel(path.c_str(), nullptr);
+  if (raw == nullptr) {
+    throw std::invalid_argument("MuJoCo could not load the compiled model '" + path + "'");
+  }
+  return raw;
+}
+
 // The model of `config`: its file parsed, the world sites added, compiled; sarcopenia applied
 // for that condition. Cached per (file, sites, sarcopenia) while an env holds it.
 inline ModelPtr LoadMyoModel(const Config& config) {
@@ -134,32 +188,8 @@ inline ModelPtr LoadMyoModel(const Config& config) {
   std::lock_guard<std::mutex> lock(mutex);
   std::weak_ptr<const mjModel>& slot = cache[key];
   if (ModelPtr model = slot.lock()) return model;
-  char error[1024] = "";
-  mjSpec* spec = mj_parseXML(path.c_str(), nullptr, error, sizeof(error));
-  if (spec == nullptr) {
-    throw std::invalid_argument("MuJoCo could not load the model '" + path + "': " + error);
-  }
-  mjsBody* world = mjs_findBody(spec, "world");
-  for (const auto& [name, values] : sites) {
-    mjsSite* site = mjs_addSite(world, nullptr);
-    mjs_setName(site->element, name.c_str());
-    for (int k = 0; k < 3; ++k) site->pos[k] = values[k];
-    site->size[0] = values[3];
-  }
-  if (gear_scale != 1.0) {  // the motor_finger recipe's _scale_motor_gears
-    for (mjsElement* e = mjs_firstElement(spec, mjOBJ_ACTUATOR); e != nullptr;
-         e = mjs_nextElement(spec, e)) {
-      mjsActuator* actuator = mjs_asActuator(e);
-      for (int k = 0; k < 6; ++k) actuator->gear[k] *= gear_scale;
-    }
-  }
-  mjModel* raw = mj_compile(spec, nullptr);
-  if (raw == nullptr) {
-    const std::string why = mjs_getError(spec);
-    mj_deleteSpec(spec);
-    throw std::invalid_argument("MuJoCo could not compile the model '" + path + "': " + why);
-  }
-  mj_deleteSpec(spec);
+  mjModel* raw = IsCompiledModel(path) ? LoadCompiledModel(path, sites, gear_scale)
+                                       : CompileModel(path, sites, gear_scale);
   if (sarcopenia) ApplySarcopenia(raw);
   ModelPtr model(raw, [](const mjModel* m) { mj_deleteModel(const_cast<mjModel*>(m)); });
   slot = model;
@@ -176,6 +206,9 @@ inline void AddMyoDefaults(Config& config, const std::string& xml_file) {
   config.Set("frame_skip", int64_t{10});
   config.Set("normalize_act", true);
   config.Set("muscle_condition", std::string());
+  // The side suffix of the actuators' names ("_r" in the recipe-built hand), which the
+  // reafferentation stage appends to EPL and EIP.
+  config.Set("actuator_suffix", std::string());
   config.Set("weighted_reward_keys", std::vector<std::string>{});
   config.Set("reward_weights", std::vector<double>{});
 }
@@ -265,8 +298,9 @@ class MyoEnv : public robotics::RobotEnv {
     ReadRewardWeights(config, default_weights);
     if (condition_ == Condition::kFatigue) fatigue_.emplace(model_, n_substeps_);
     if (condition_ == Condition::kReafferentation) {
-      epl_ = robotics::NameId(model_, mjOBJ_ACTUATOR, "actuator", "EPL");
-      eip_ = robotics::NameId(model_, mjOBJ_ACTUATOR, "actuator", "EIP");
+      const std::string& side = config.Get<std::string>("actuator_suffix");
+      epl_ = robotics::NameId(model_, mjOBJ_ACTUATOR, "actuator", "EPL" + side);
+      eip_ = robotics::NameId(model_, mjOBJ_ACTUATOR, "actuator", "EIP" + side);
     }
   }
 

@@ -4,12 +4,13 @@
 //
 //   options:  target_jnt_names / target_jnt_low / target_jnt_high (the reference's
 //             target_jnt_range, in its order), viz_site_targets (tip sites; each has a
-//             "<tip>_target" site moved to where the tip is at the target pose), reset_type
+//             "<tip>_target" site moved to where the tip is at the target pose), target_type
+//             ("generate": drawn in the range at every reset, a range of one value drawn
+//             too; "fixed": the one value of each joint's range, nothing drawn), reset_type
 //             ("init" or "random": every joint drawn in its range), pose_thd;
-//   reset:    the target drawn (target_type "generate": uniform in each joint's range, a
-//             fixed target being a range of one value), the target sites placed by a
-//             forward pass at the target pose (then the state restored), then the random
-//             start pose if asked, mj_forward;
+//   reset:    the target drawn ("generate"), the target sites placed by a forward pass at
+//             the target pose (then the state restored), then the random start pose if
+//             asked, mj_forward;
 //   obs:      qpos, qvel * dt, pose_err = target - qpos[:n], act (when the model has
 //             activations);
 //   reward:   pose = -|err|, bonus = [d < thd] + [d < 1.5 thd], penalty = -[d > 2 pi],
@@ -37,6 +38,7 @@ class PoseEnv : public MyoEnv {
     config.Set("target_jnt_low", std::vector<double>{});
     config.Set("target_jnt_high", std::vector<double>{});
     config.Set("viz_site_targets", std::vector<std::string>{});
+    config.Set("target_type", std::string("generate"));
     config.Set("reset_type", std::string("init"));
     config.Set("pose_thd", 0.35);
     return config;
@@ -53,7 +55,8 @@ class PoseEnv : public MyoEnv {
       : MyoEnv(config, seed, LoadMyoModel(config), Terms(),
                {{"pose", 1.0}, {"bonus", 4.0}, {"act_reg", 1.0}, {"penalty", 50}}),
         pose_thd_(config.Get<double>("pose_thd")),
-        random_reset_(ReadResetType(config)) {
+        random_reset_(ReadResetType(config)),
+        draw_target_(ReadTargetType(config)) {
     CheckTarget(config, model_);
     low_ = config.Get<std::vector<double>>("target_jnt_low");
     high_ = config.Get<std::vector<double>>("target_jnt_high");
@@ -91,6 +94,20 @@ class PoseEnv : public MyoEnv {
  private:
   static std::vector<const char*> Terms() {
     return {"pose", "bonus", "penalty", "act_reg", "sparse"};
+  }
+
+  // "generate" (true: a target drawn at every reset) or "fixed" (false: the range's one value).
+  static bool ReadTargetType(const Config& config) {
+    const std::string& type = config.Get<std::string>("target_type");
+    if (type != "generate" && type != "fixed") {
+      throw std::invalid_argument("target_type must be 'generate' or 'fixed', got '" + type + "'");
+    }
+    if (type == "fixed" && config.Get<std::vector<double>>("target_jnt_low") !=
+                               config.Get<std::vector<double>>("target_jnt_high")) {
+      throw std::invalid_argument(
+          "target_type 'fixed' takes one target: target_jnt_low must equal target_jnt_high");
+    }
+    return type == "generate";
   }
 
   static bool ReadResetType(const Config& config) {
@@ -138,7 +155,9 @@ class PoseEnv : public MyoEnv {
   void UpdateTarget() {
     for (int i = 0; i < model_->nq; ++i) saved_qpos_[i] = data_->qpos[i];
     for (int i = 0; i < model_->nv; ++i) saved_qvel_[i] = data_->qvel[i];
-    for (size_t i = 0; i < target_.size(); ++i) target_[i] = rng().Uniform(low_[i], high_[i]);
+    if (draw_target_) {
+      for (size_t i = 0; i < target_.size(); ++i) target_[i] = rng().Uniform(low_[i], high_[i]);
+    }
     for (int i = 0; i < model_->nq; ++i) data_->qpos[i] = target_[target_.size() == 1 ? 0 : i];
     mj_forward(model_, data_);
     double* site_pos = own_model()->site_pos;
@@ -170,6 +189,7 @@ class PoseEnv : public MyoEnv {
 
   double pose_thd_;
   bool random_reset_;
+  bool draw_target_;
   std::vector<double> low_, high_, target_;
   std::vector<int> tips_, targets_;
   std::vector<double> saved_qpos_, saved_qvel_;

@@ -18,12 +18,13 @@ RANDOM_IDS = [tid for tid in family.TASK_IDS if "Random" in tid]
 
 @pytest.mark.parametrize("task_id", family.TASK_IDS)
 def test_every_id_steps_as_the_reference(task_id):
-    """Two and a half episodes of uniform actions in [-1, 1], the reference reset after each
-    episode as the pool autoresets."""
+    """Two and a half time limits of uniform actions in [-1, 1], the reference reset after
+    each episode as the pool autoresets: two episodes or more (myoHandReachFixed's far_th ends
+    most of its episodes at the first check)."""
     limit = envfleet.registry.registration(task_id).max_episode_steps
     run = run_aligned(task_id, seed=3, steps=limit * 5 // 2)
     assert run.mismatch is None, run.mismatch
-    assert run.episodes == 2
+    assert run.episodes >= 2
 
 
 @pytest.mark.parametrize("task_id", [tid for tid in family.TASK_IDS if "Sarc" not in tid])
@@ -101,6 +102,8 @@ def test_reward_weights_are_options():
         ({"xml_file": "legacy/finger/missing.xml"}, "missing.xml"),
         ({"world_sites": {"s": [1.0, 2.0]}}, "world_sites must map"),
         ({"gear_scale": 0.0}, "gear_scale must be"),
+        ({"target_type": "drawn"}, "target_type must be"),
+        ({"target_type": "fixed"}, "target_type 'fixed' takes one target"),
     ],
 )
 def test_bad_options_raise_naming_the_option(options, message):
@@ -119,6 +122,14 @@ def test_reach_options_are_checked():
 def test_reafferentation_needs_the_muscles_it_reroutes():
     with pytest.raises(ValueError, match="no actuator named 'EPL'"):
         envfleet.make("myoFingerPoseRandom-v0", num_envs=1, muscle_condition="reafferentation")
+    # The hand's actuators are EPL_r and EIP_r (its actuator_suffix).
+    with pytest.raises(ValueError, match="no actuator named 'EPL'"):
+        envfleet.make("myoReafHandPoseRandom-v0", num_envs=1, actuator_suffix="")
+
+
+def test_a_compiled_model_takes_no_model_file_edits():
+    with pytest.raises(ValueError, match=r"world_sites and gear_scale .* compiled model"):
+        envfleet.make("myoHandPoseFixed-v0", num_envs=1, gear_scale=2.0)
 
 
 def test_the_same_seed_gives_the_same_episodes_for_any_threads_and_batch():
@@ -144,8 +155,11 @@ def test_the_same_seed_gives_the_same_episodes_for_any_threads_and_batch():
         np.testing.assert_array_equal(one[eid], many[eid])
 
 
-@pytest.mark.parametrize("task_id", ["myoFingerPoseRandom-v0", "myoElbowPose1D6MExoFixed-v0",
-                                     "myoFingerReachRandom-v0"])  # fmt: skip
+FRAME_IDS = ["myoFingerPoseRandom-v0", "myoElbowPose1D6MExoFixed-v0", "myoFingerReachRandom-v0",
+             "myoHandPoseRandom-v0"]  # fmt: skip
+
+
+@pytest.mark.parametrize("task_id", FRAME_IDS)
 def test_frames_equal_the_references(task_id):
     """render() after a reset and some steps: the reference's MujocoRenderer frame (its free
     camera), pixel for pixel, the target sites where the reset put them."""

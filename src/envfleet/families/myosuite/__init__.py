@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from envfleet.families._assets import package_dir
+from envfleet.families.myosuite import recipes
 from envfleet.registry import Family, register, register_alias
 
 MYOSUITE = Family(
@@ -34,6 +35,7 @@ MYOSUITE = Family(
     requires=("mujoco", "myo_sim"),
     libraries=("mujoco/libmujoco.so.4.0.0",),
     envpool_package="envpool.mujoco.myosuite",
+    prepare=recipes.prepare,
 )
 
 FINGER = "legacy/finger/myofinger_v0.xml"
@@ -90,6 +92,91 @@ BASE_TASKS: dict[str, tuple[str, int, dict[str, Any]]] = {
         target_jnt_low=[-0.2, -0.4, 0.1, 0.1], target_jnt_high=[0.2, 1, 1, 1])),
 }  # fmt: skip
 
+# The hand of the reference's hand_pose recipe (recipes.py), compiled into envfleet's cache
+# folder on first use; its names carry the side suffix "_r".
+HAND = dict(assets_dir=recipes.REGISTERED_DIR, xml_file="hand_pose.mjb", actuator_suffix="_r")
+HAND_TIPS = ["THtip_r", "IFtip_r", "MFtip_r", "RFtip_r", "LFtip_r"]
+HAND_JOINTS = [
+    "pro_sup_r", "deviation_r", "flexion_r", "cmc_flexion_r", "cmc_abduction_r",
+    "mp_flexion_r", "ip_flexion_r", "mcp2_flexion_r", "mcp2_abduction_r", "pm2_flexion_r",
+    "md2_flexion_r", "mcp3_flexion_r", "mcp3_abduction_r", "pm3_flexion_r", "md3_flexion_r",
+    "mcp4_flexion_r", "mcp4_abduction_r", "pm4_flexion_r", "md4_flexion_r", "mcp5_flexion_r",
+    "mcp5_abduction_r", "pm5_flexion_r", "md5_flexion_r",
+]  # fmt: skip
+# The reference's hand poses (its ASL_qpos: the American Sign Language numerals 0-9), joint
+# angles in HAND_JOINTS' order.
+ASL_POSES = [
+    "0 0 0 0.28272 0.5624 -0.75573 -1.309 1.30045 -0.006982 1.45492 0.998897 1.26466 0 1.40604 "
+    "0.227795 1.07614 -0.020944 1.46103 0.06284 0.83263 -0.14399 1.571 1.38248",
+    "0 0 0 0.04536 0.0248 -0.7854 -1.309 0.366605 0.010473 0.269258 0.111722 1.48459 0 1.45318 "
+    "1.44532 1.44532 -0.204204 1.46103 1.44532 1.48459 -0.2618 1.47674 1.48459",
+    "0 0 0 0.04536 0.0248 -0.7854 -1.13447 0.514973 0.010473 0.128305 0.111722 0.510575 0 "
+    "0.37704 0.117825 1.44532 -0.204204 1.46103 1.44532 1.48459 -0.2618 1.47674 1.48459",
+    "0 0 0 0.25305 0.3384 0.01569 -0.0262045 0.645885 0.010473 0.128305 0.111722 0.510575 0 "
+    "0.37704 0.117825 1.571 -0.036652 1.52387 1.45318 1.40604 -0.068068 1.39033 1.571",
+    "0 0 0 -0.147495 0.6392 -0.7854 -1.309 0.637158 0.010473 0.128305 0.111722 0.510575 0 "
+    "0.37704 0.117825 0.306345 -0.010472 0.400605 0.133535 0.21994 -0.068068 0.274925 0.01571",
+    "0 0 0 0.25305 0.3384 0.01569 -0.0262045 0.645885 0.010473 0.128305 0.111722 0.510575 0 "
+    "0.37704 0.117825 0.306345 -0.010472 0.400605 0.133535 0.21994 -0.068068 0.274925 0.01571",
+    "0 0 0 -0.147495 0.6392 -0.7854 -1.309 0.637158 0.010473 0.128305 0.111722 0.510575 0 "
+    "0.37704 0.117825 0.306345 -0.010472 0.400605 0.133535 1.1861 -0.2618 1.35891 1.48459",
+    "0 0 0 0.01569 0.524 -0.7854 -1.309 0.645885 -0.006982 0.128305 0.111722 0.510575 0 "
+    "0.37704 0.117825 1.28036 -0.115192 1.52387 1.45318 0.432025 -0.068068 0.18852 0.149245",
+    "0 0 0 0.22338 0.428 -0.7854 -1.309 0.645885 -0.006982 0.128305 0.194636 1.39033 0 1.08399 "
+    "0.573415 0.667675 -0.020944 0 0.06284 0.432025 -0.068068 0.18852 0.149245",
+    "0 0 0 0.28272 0.5624 -0.75573 -1.309 1.30045 -0.006982 1.45492 0.998897 0.39275 0 0.18852 "
+    "0.227795 0.667675 -0.020944 0 0.06284 0.432025 -0.068068 0.18852 0.149245",
+]
+ASL = [[float(v) for v in pose.split()] for pose in ASL_POSES]
+# myoHandPoseFixed-v0's pose.
+HAND_POSE = [
+    0, 0, 0, 0.0824475, -0.0904, -0.681555, -0.514888, 0, -0.013964, -0.0458132, 0, 0.67553,
+    -0.020944, 0.76979, 0.65982, 0, 0, 0, 0, 0.479155, -0.099484, 0.95831, 0,
+]  # fmt: skip
+
+
+def _hand_pose(low: list[float], high: list[float], **options: Any) -> dict[str, Any]:
+    return dict(HAND, target_jnt_names=HAND_JOINTS, target_jnt_low=low, target_jnt_high=high,
+                viz_site_targets=HAND_TIPS, pose_thd=0.7, **options)  # fmt: skip
+
+
+def _fixed_hand_pose(pose: list[float]) -> dict[str, Any]:
+    return _hand_pose(pose, pose, target_type="fixed", reset_type="init")
+
+
+# The fingertips' boxes of myoHandReach: (x, y, z) of each tip, and how far the Random boxes
+# reach below and above it, as the reference writes them (its sums, so the same floats).
+HAND_REACH_TIPS = {
+    "THtip_r": ((-0.165, -0.537, 1.495), (0.020, 0.040, 0.040), (0.040, 0.020, 0.040)),
+    "IFtip_r": ((-0.151, -0.547, 1.455), (0.040, 0.020, 0.010), (0.040, 0.020, 0.010)),
+    "MFtip_r": ((-0.146, -0.547, 1.447), (0.040, 0.020, 0.010), (0.040, 0.020, 0.010)),
+    "RFtip_r": ((-0.148, -0.543, 1.445), (0.040, 0.020, 0.010), (0.040, 0.020, 0.010)),
+    "LFtip_r": ((-0.148, -0.528, 1.434), (0.040, 0.020, 0.010), (0.040, 0.020, 0.010)),
+}
+
+
+def _hand_reach(spread: bool, far_th: float) -> dict[str, Any]:
+    low, high = [], []
+    for at, below, above in HAND_REACH_TIPS.values():
+        low += [c - b for c, b in zip(at, below, strict=True)] if spread else list(at)
+        high += [c + a for c, a in zip(at, above, strict=True)] if spread else list(at)
+    return dict(HAND, target_sites=list(HAND_REACH_TIPS), target_low=low, target_high=high,
+                far_th=far_th)  # fmt: skip
+
+
+HAND_TASKS: dict[str, tuple[str, int, dict[str, Any]]] = {
+    "myoHandPoseFixed-v0": ("Pose", 100, _fixed_hand_pose(HAND_POSE)),
+    **{f"myoHandPose{k}Fixed-v0": ("Pose", 100, _fixed_hand_pose(pose))
+       for k, pose in enumerate(ASL)},
+    # The range of each joint over the ten poses.
+    "myoHandPoseRandom-v0": ("Pose", 100, _hand_pose(
+        [min(p[j] for p in ASL) for j in range(len(HAND_JOINTS))],
+        [max(p[j] for p in ASL) for j in range(len(HAND_JOINTS))], reset_type="random")),
+    "myoHandReachFixed-v0": ("Reach", 100, _hand_reach(False, 0.044)),
+    "myoHandReachRandom-v0": ("Reach", 100, _hand_reach(True, 0.075)),
+}  # fmt: skip
+BASE_TASKS.update(HAND_TASKS)
+
 CONDITIONS = {"Sarc": "sarcopenia", "Fati": "fatigue", "Reaf": "reafferentation"}
 
 
@@ -112,7 +199,7 @@ def models_dir() -> str:
 TASK_IDS: list[str] = []
 for _base, (_type, _steps, _options) in BASE_TASKS.items():
     for _id, _condition in variants(_base).items():
-        register(_id, _type, _steps, family=MYOSUITE, assets_dir=models_dir(),
-                 muscle_condition=_condition, **_options)  # fmt: skip
+        register(_id, _type, _steps, family=MYOSUITE, **{"assets_dir": models_dir(), **_options},
+                 muscle_condition=_condition)  # fmt: skip
         register_alias(f"MyoSuite/{_id}", _id)
         TASK_IDS.append(_id)

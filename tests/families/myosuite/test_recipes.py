@@ -1,0 +1,62 @@
+"""recipes.py: the models envfleet builds from the reference's MjSpec recipes are the
+reference's own, array for array, and each is built once, whole, into the cache folder."""
+
+from __future__ import annotations
+
+import os
+
+import mujoco
+import numpy as np
+import pytest
+from myosuite_reference import import_myosuite
+
+import envfleet
+from envfleet.families.myosuite import recipes
+
+
+def model_arrays(model: mujoco.MjModel) -> dict[str, np.ndarray]:
+    return {
+        name: value
+        for name in dir(model)
+        if not name.startswith("_") and isinstance(value := getattr(model, name), np.ndarray)
+    }
+
+
+def test_the_hand_is_the_references_hand_pose_model():
+    import_myosuite()
+    from myosuite.core.model_builder import build_from_recipe
+
+    theirs, _ = build_from_recipe("hand_pose")
+    ours = mujoco.MjModel.from_binary_path(recipes.build("hand_pose", recipes.recipe_dir()))
+    ours_arrays, their_arrays = model_arrays(ours), model_arrays(theirs)
+    assert ours_arrays.keys() == their_arrays.keys()
+    differ = [
+        name
+        for name, value in ours_arrays.items()
+        if not np.array_equal(value, their_arrays[name], equal_nan=True)
+    ]
+    assert not differ, differ
+    assert (ours.nq, ours.nu, ours.na) == (23, 39, 39)
+
+
+def test_a_recipe_model_is_built_once_and_never_half_written(tmp_path):
+    folder = str(tmp_path / "models")
+    path = recipes.build("hand_pose", folder)
+    first = os.stat(path).st_mtime_ns
+    assert recipes.build("hand_pose", folder) == path
+    assert os.stat(path).st_mtime_ns == first  # read, not built again
+    assert not [f for f in os.listdir(folder) if f.endswith(".partial")]
+
+
+def test_the_hand_ids_build_their_model_on_first_use():
+    spec = envfleet.make_spec("myoHandPoseRandom-v0")
+    options = spec.config.env_options
+    assert options["assets_dir"] == recipes.recipe_dir()
+    assert os.path.exists(os.path.join(recipes.recipe_dir(), "hand_pose.mjb"))
+    assert spec.action_space.shape == (39,)
+
+
+def test_nothing_is_written_into_a_folder_the_caller_gives(tmp_path):
+    with pytest.raises(ValueError, match="does not exist"):
+        envfleet.make("myoHandPoseFixed-v0", num_envs=1, assets_dir=str(tmp_path))
+    assert not list(tmp_path.iterdir())
