@@ -22,12 +22,15 @@ def model_arrays(model: mujoco.MjModel) -> dict[str, np.ndarray]:
     }
 
 
-def test_the_hand_is_the_references_hand_pose_model():
+def test_the_hand_is_the_references_hand_pose_model(tmp_path):
+    """Built here (not read from the cache folder): a model records the paths of its mesh files
+    (``paths``, ``mesh_pathadr``), those of the myo-sim it was built from, and a cached model
+    may come from another environment's myo-sim. The meshes themselves are compiled in."""
     import_myosuite()
     from myosuite.core.model_builder import build_from_recipe
 
     theirs, _ = build_from_recipe("hand_pose")
-    ours = mujoco.MjModel.from_binary_path(recipes.build("hand_pose", recipes.recipe_dir()))
+    ours = mujoco.MjModel.from_binary_path(recipes.build("hand_pose", str(tmp_path)))
     ours_arrays, their_arrays = model_arrays(ours), model_arrays(theirs)
     assert ours_arrays.keys() == their_arrays.keys()
     differ = [
