@@ -9,13 +9,15 @@
 #         C++ unit test (leak checks on), then ASAN_PYTESTS with those modules: tests/core (the
 #         pool, its concurrency, faults, Ctrl-C, processes, per-env options, rendering), bad
 #         input, the API fuzz, and the Box2D tests that step and draw each env (its
-#         frame-by-frame and long-drive tests take minutes under ASan). Not
+#         frame-by-frame and long-drive tests take minutes under ASan), on $JOBS pytest-xdist
+#         workers (one each took 190 s of CI, one core idle most of it). Not
 #         tests/test_faults_families.py: its snippets cap their address space (RLIMIT_AS), and
 #         ASan reserves terabytes of it for its shadow memory.
 #   tsan  -fsanitize=thread: _core, the C++ unit tests and _envfleet_testing. Runs the C++ tests
 #         of the pool and its primitives (TSAN_CPP_TESTS), then TSAN_PYTESTS: the stress tests
 #         of the primitives, the pool, fault and Ctrl-C tests, the threaded stress test, and the
-#         API fuzz of _core's families. Only tests of _core's families: an engine module built
+#         API fuzz of _core's families, in one process (the stress tests time threads of their
+#         own: a second worker beside them only adds noise). Only tests of _core's families: an engine module built
 #         without TSan synchronises through atomics TSan cannot see while its memcpy and memset
 #         calls go through TSan's interceptors, which makes false reports (seen in libmujoco).
 #         Nor tests/core/test_processes.py: TSan does not support fork() in a threaded process.
@@ -172,7 +174,7 @@ asan() {
     LD_LIBRARY_PATH="$(mujoco_dir)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
     PYTHONPATH="$dir/package" ENVFLEET_TEST_BUILD_DIR="$dir/tests" \
     ENVFLEET_SANITIZE=address,undefined \
-    "$PYTHON" -m pytest -q -x -p no:cacheprovider -o addopts=-ra -s "${ASAN_PYTESTS[@]}"
+    "$PYTHON" -m pytest -q -x -p no:cacheprovider -o addopts=-ra -s -n "$JOBS" "${ASAN_PYTESTS[@]}"
   check_reports "$dir/reports"
   unset UBSAN_OPTIONS
 }

@@ -59,7 +59,9 @@ def test_curious_episodes_match_minigrid(task_id):
     """Actions that use what is in front: doors open and close, keys unlock, boxes open,
     objects move and are dropped next to others, so the verifiers' Open, Pickup and PutNext
     checks run on many states; the strict levels fail some episodes."""
-    counts = run_aligned(task_id, seed=23, steps=STEPS, num_envs=3, policy=curious)
+    # Two envs; three for the strict levels (OpenDoorDebug's failure at seed 23 is its third env's).
+    num_envs = 3 if task_id in STRICT else 2
+    counts = run_aligned(task_id, seed=23, steps=STEPS, num_envs=num_envs, policy=curious)
     failures = counts["terminated"] - counts["successes"]
     assert (failures > 0) == (task_id in STRICT), counts
 
@@ -77,5 +79,5 @@ def test_planned_episodes_match_minigrid(task_id):
 def test_short_episodes_match_minigrid(task_id):
     """max_steps=12 for every episode: at least 7 episodes per env, each truncated by the
     env itself unless it terminates first."""
-    counts = run_aligned(task_id, 5, steps=100, num_envs=4, policy=forward_shy, max_steps=12)
-    assert counts["episodes"] >= 4 * 7 and counts["truncated"] > 0, counts
+    counts = run_aligned(task_id, 5, steps=100, num_envs=2, policy=forward_shy, max_steps=12)
+    assert counts["episodes"] >= 2 * 7 and counts["truncated"] > 0, counts

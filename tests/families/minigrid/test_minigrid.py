@@ -23,6 +23,7 @@ IDS = sorted(
     if registry.registration(tid).family.name == "minigrid" and not tid.startswith("BabyAI-")
 )
 STEPS = 300
+WFC_STEPS = 100  # the MiniGrid-WFC-* ids' (is_wfc says why)
 
 # minigrid's ObstructedMaze v0 ids warn that v1 exists.
 pytestmark = pytest.mark.filterwarnings("ignore:.*is out of date")
@@ -37,14 +38,16 @@ def reference():
 def test_episodes_match_minigrid(task_id):
     """The registered options: episodes end where random actions reach an end within
     STEPS (the small grids' time limits too); a re-seeded reset halfway."""
-    run_aligned(task_id, seed=11, steps=STEPS, reseed_at=STEPS // 2)
+    steps = WFC_STEPS if is_wfc(task_id) else STEPS  # is_wfc says why
+    run_aligned(task_id, seed=11, steps=steps, reseed_at=steps // 2)
 
 
 @pytest.mark.parametrize("task_id", IDS)
 def test_curious_episodes_match_minigrid(task_id):
     """Actions that use what is in front (pick up, toggle, drop, done: minigrid_reference's
     ``curious``), so that doors open and unlock, boxes open and rewarded ends are reached."""
-    counts = run_aligned(task_id, seed=23, steps=STEPS, num_envs=3, policy=curious)
+    steps, num_envs = (WFC_STEPS, 1) if is_wfc(task_id) else (STEPS, 2)  # is_wfc says why
+    counts = run_aligned(task_id, seed=23, steps=steps, num_envs=num_envs, policy=curious)
     print(task_id, counts)
 
 
@@ -75,10 +78,10 @@ NOT_REWARDED = {
 
 
 def is_wfc(task_id: str) -> bool:
-    """The tests that end many episodes run the MiniGrid-WFC-* ids on fewer envs and steps.
-    Each new episode's level is made by the reference's Python WFC, seconds a level for
-    ObstaclesAngular: at the other ids' sizes these ids took nine minutes of CI. Their levels
-    themselves are compared, over many seeds and sizes, by test_minigrid_wfc.py."""
+    """The tests here run the MiniGrid-WFC-* ids on fewer envs and steps. Each new episode's
+    level is made by the reference's Python WFC, seconds a level for ObstaclesAngular: at the
+    other ids' sizes these ids took nine minutes of CI. Their levels themselves are compared,
+    over many seeds and sizes, by test_minigrid_wfc.py."""
     return task_id.startswith("MiniGrid-WFC-")
 
 
@@ -90,7 +93,7 @@ def test_goal_directed_episodes_match_minigrid(task_id):
     envs, ObstructedMaze) and on unlocking (DoorKey, LockedRoom) are reached and compared."""
     # The planner ends a WFC episode within tens of steps: one env over 100 steps still
     # reaches several goals (is_wfc says why).
-    steps, num_envs = (100, 1) if is_wfc(task_id) else (400, 3)
+    steps, num_envs = (WFC_STEPS, 1) if is_wfc(task_id) else (400, 3)
     counts = run_aligned(task_id, seed=41, steps=steps, num_envs=num_envs, policy=goal_directed)
     assert (counts["successes"] > 0) != (task_id in NOT_REWARDED), counts
 
@@ -101,7 +104,7 @@ def test_short_episodes_match_minigrid(task_id):
     terminates first; the reward scale follows max_steps. Fewer steps forward here, so that
     episodes reach their time limit where forward steps end them (DynamicObstacles)."""
     # WFC: one env for 40 steps, at least 3 episodes (is_wfc says why).
-    steps, num_envs, episodes = (40, 1, 3) if is_wfc(task_id) else (100, 4, 4 * 7)
+    steps, num_envs, episodes = (40, 1, 3) if is_wfc(task_id) else (100, 2, 2 * 7)
     counts = run_aligned(
         task_id, 5, steps=steps, num_envs=num_envs, policy=forward_shy, max_steps=12
     )

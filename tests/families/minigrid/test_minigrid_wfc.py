@@ -135,14 +135,21 @@ def compare_levels(task_id: str, seeds, options: dict) -> dict[str, int]:
     return outcome
 
 
+# Levels compared at the registered size: the reference's Python solver takes seconds a level,
+# over four for ObstaclesAngular, so the three slowest presets compare fewer (test_minigrid.py
+# compares each id's levels again, episode after episode).
+LEVELS_AT_SIZE_25 = {"ObstaclesAngular": 4, "ObstaclesHogs3": 6, "RoomsFabric": 6}
+
+
 @pytest.mark.parametrize("preset", WFC_PRESETS)
 def test_levels_match_minigrid(reference, monkeypatch, preset):
-    """The registered size (25): 12 levels each (the reference's Python solver takes seconds a
-    level). The mazes keep components under half their navigable cells about a third of the
-    time: those levels' starts and goals come from networkx's set-ordered node lists."""
+    """The registered size (25): 12 levels each but the slowest (LEVELS_AT_SIZE_25). The mazes
+    keep components under half their navigable cells about a third of the time: those levels'
+    starts and goals come from networkx's set-ordered node lists."""
     log = LevelLog(monkeypatch)
-    outcome = compare_levels(f"MiniGrid-WFC-{preset}-v0", range(12), {})
-    assert outcome == {"levels": 12, "failures": 0}
+    levels = LEVELS_AT_SIZE_25.get(preset, 12)
+    outcome = compare_levels(f"MiniGrid-WFC-{preset}-v0", range(levels), {})
+    assert outcome == {"levels": levels, "failures": 0}
     if preset in ("MazeSimple", "DungeonMazeScaled"):
         small = sum(1 for n, m in log.components if 2 * m < n)
         assert 0 < small < len(log.components), log.components
@@ -176,8 +183,8 @@ def test_levels_of_other_sizes_match_minigrid(reference, monkeypatch, preset, si
 def test_levels_without_ensure_connected_match_minigrid(reference, preset):
     """ensure_connected=False: every navigable cell stays, listed row-major."""
     options = {"ensure_connected": False, "size": 15}
-    outcome = compare_levels(f"MiniGrid-WFC-{preset}-v0", range(20), options)
-    assert outcome == {"levels": 20, "failures": 0}
+    outcome = compare_levels(f"MiniGrid-WFC-{preset}-v0", range(10), options)
+    assert outcome == {"levels": 10, "failures": 0}
 
 
 def test_envpools_option_name_picks_the_preset(reference):
