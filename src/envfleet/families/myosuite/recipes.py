@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import importlib.metadata
 import os
 import warnings
@@ -68,13 +69,22 @@ def _hand_pose() -> Any:
 RECIPES: dict[str, Callable[[], Any]] = {"hand_pose": _hand_pose}
 
 
+@functools.cache
+def _versions() -> tuple[str, str] | None:
+    """myo-sim's and mujoco's versions, or None where either is missing. Read once: looking a
+    distribution up takes milliseconds, and make() asks for every env's options."""
+    try:
+        return importlib.metadata.version("myo-sim"), importlib.metadata.version("mujoco")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
 def recipe_dir() -> str:
     """Where the recipes' models are written: ``$ENVFLEET_CACHE_DIR`` (else
     ``~/.cache/envfleet``) ``/myosuite-models/myo_sim-<version>-mujoco-<version>``, or "" where
     myo-sim or mujoco is not installed."""
-    try:
-        versions = [importlib.metadata.version(p) for p in ("myo-sim", "mujoco")]
-    except importlib.metadata.PackageNotFoundError:
+    versions = _versions()
+    if versions is None:
         return ""
     root = os.environ.get("ENVFLEET_CACHE_DIR") or os.path.join(
         os.path.expanduser("~"), ".cache", "envfleet"
