@@ -226,6 +226,7 @@ def test_executor_counts_batch_rows(name):
         executor.close()
 
 
+@pytest.mark.extended
 def test_python_env_beside_cpp_and_reference(tmp_path):
     """--import registers a Python-written env in every process; NAME@TASK runs the C++ task
     beside it, and --reference-task is what Gymnasium runs instead."""

@@ -149,6 +149,7 @@ def test_a_peer_that_fails_is_an_error_naming_it(procgen_python):
 
 
 @needs_procgen
+@pytest.mark.extended
 def test_a_tiny_procgen_run_end_to_end(tmp_path, procgen_python):
     out = tmp_path / "out"
     executors = "procgen-gym3,gymnasium-sync"

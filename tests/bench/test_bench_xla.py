@@ -42,6 +42,7 @@ def test_jax_loop_counts_batch_rows(name, task):
         executor.close()
 
 
+@pytest.mark.extended
 def test_jax_loops_are_set_against_envpools_jax_loop(tmp_path):
     out = tmp_path / "out"
     executors = "envfleet-sync,envfleet-xla,envpool-sync,envpool-xla"

@@ -7,11 +7,14 @@ import importlib.util
 import json
 from pathlib import Path
 
+import pytest
+
 from envfleet import _mujoco  # noqa: F401  (the engine: no skip when it is missing)
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "gpu_render.py"
 
 
+@pytest.mark.extended
 def test_small_grid(tmp_path, capsys):
     spec = importlib.util.spec_from_file_location("gpu_render", SCRIPT)
     module = importlib.util.module_from_spec(spec)

@@ -49,6 +49,7 @@ def test_sb3_ppo_learns_cartpole():
 RANDOM_ROADRUNNER_RETURN = 21.0  # whole games of RoadRunner-v5 under random actions (48 games)
 
 
+@pytest.mark.extended  # three minutes; the CartPole learning tests run by default
 def test_atari_ppo_learns_roadrunner(tmp_path):
     # 20 iterations of CleanRL's Atari PPO (Nature CNN, 8 envs x 128 steps) on envfleet's
     # RoadRunner-v5, about two minutes on two cores: the whole path (masking of the reset steps,

@@ -156,6 +156,7 @@ def test_lap_finished_continuous():
     assert counts["lap"] >= 1, counts
 
 
+@pytest.mark.extended  # discrete actions: test_random_discrete_domain_randomize runs by default
 @pytest.mark.usefixtures("blank_score")
 def test_driver_discrete():
     counts = run_aligned(5, 1010, driver_discrete, continuous=False)
@@ -188,6 +189,7 @@ def test_random_discrete_domain_randomize():
     assert counts["truncated"] == 2 * NUM_ENVS, counts
 
 
+@pytest.mark.extended
 @pytest.mark.usefixtures("blank_score")
 def test_domain_randomize_driver_lap_percent():
     counts = run_aligned(3, 300, driver_continuous, domain_randomize=True, lap_complete_percent=0.5)

@@ -8,7 +8,8 @@ the strict levels fail their instructions; the BabyAI planner (babyai_reference.
 follows the verifier's instruction (go to, open, pick up, put next to, in sequence, fetching
 keys and clearing the way) and reaches the rewarded end of every level, asserted; and a short
 ``max_steps`` (fixed for every episode, where the levels otherwise draw it from their
-instructions) for many episodes per env.
+instructions) for many episodes per env. The default run takes the last three on one id per env
+type (sampling.py; the planner on every LevelGen id too), the others ``extended``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import pytest
 from babyai_reference import babyai_planner
 from minigrid_reference import curious, forward_shy, import_minigrid, run_aligned
+from sampling import first_of_each
 
 import envfleet
 from envfleet import registry
@@ -26,6 +28,7 @@ IDS = sorted(
     if registry.registration(tid).family.name == "minigrid" and tid.startswith("BabyAI-")
 )
 STEPS = 200
+LEVEL_GEN = [t for t in IDS if registry.registration(t).env_type == "BabyAILevelGen"]
 
 # The levels whose instructions are strict: a wrong door opened, a wrong object picked up
 # fails the episode (reward 0), which the curious policy does.
@@ -54,7 +57,8 @@ def test_episodes_match_minigrid(task_id):
     run_aligned(task_id, seed=11, steps=STEPS, reseed_at=STEPS // 2)
 
 
-@pytest.mark.parametrize("task_id", IDS)
+# An id per env type and the strict levels (sampling.py).
+@pytest.mark.parametrize("task_id", first_of_each(IDS, always=STRICT))
 def test_curious_episodes_match_minigrid(task_id):
     """Actions that use what is in front: doors open and close, keys unlock, boxes open,
     objects move and are dropped next to others, so the verifiers' Open, Pickup and PutNext
@@ -66,7 +70,8 @@ def test_curious_episodes_match_minigrid(task_id):
     assert (failures > 0) == (task_id in STRICT), counts
 
 
-@pytest.mark.parametrize("task_id", IDS)
+# An id per env type, and every LevelGen id (each its own mix of instructions): sampling.py.
+@pytest.mark.parametrize("task_id", first_of_each(IDS, always=LEVEL_GEN))
 def test_planned_episodes_match_minigrid(task_id):
     """The BabyAI planner reading minigrid's verifier: every level's rewarded end is reached
     (the verifiers' success of GoTo, Open, Pickup and PutNext, alone, in And, Before and
@@ -75,7 +80,7 @@ def test_planned_episodes_match_minigrid(task_id):
     assert counts["successes"] > 0, counts
 
 
-@pytest.mark.parametrize("task_id", IDS)
+@pytest.mark.parametrize("task_id", first_of_each(IDS))  # an id per env type: sampling.py
 def test_short_episodes_match_minigrid(task_id):
     """max_steps=12 for every episode: at least 7 episodes per env, each truncated by the
     env itself unless it terminates first."""

@@ -5,13 +5,15 @@ Gymnasium's vector envs) and explicit re-seeded resets.
 Each id runs four times: forward-biased random actions for ``STEPS`` steps with a re-seeded
 reset halfway; a "curious" policy that uses what is in front (pickups, toggles, drops, done);
 a goal-directed planner that reaches the rewarded ends needing keys, boxes and object
-identity; and a short ``max_steps`` (the env's own truncation) for many episodes per env.
+identity; and a short ``max_steps`` (the env's own truncation) for many episodes per env. The
+default run takes the last three on one id per env type (sampling.py), the others ``extended``.
 """
 
 from __future__ import annotations
 
 import pytest
 from minigrid_reference import curious, forward_shy, goal_directed, import_minigrid, run_aligned
+from sampling import first_of_each
 
 import envfleet
 from envfleet import registry
@@ -42,7 +44,7 @@ def test_episodes_match_minigrid(task_id):
     run_aligned(task_id, seed=11, steps=steps, reseed_at=steps // 2)
 
 
-@pytest.mark.parametrize("task_id", IDS)
+@pytest.mark.parametrize("task_id", first_of_each(IDS))  # an id per env type: sampling.py
 def test_curious_episodes_match_minigrid(task_id):
     """Actions that use what is in front (pick up, toggle, drop, done: minigrid_reference's
     ``curious``), so that doors open and unlock, boxes open and rewarded ends are reached."""
@@ -85,7 +87,7 @@ def is_wfc(task_id: str) -> bool:
     return task_id.startswith("MiniGrid-WFC-")
 
 
-@pytest.mark.parametrize("task_id", IDS)
+@pytest.mark.parametrize("task_id", first_of_each(IDS))  # an id per env type: sampling.py
 def test_goal_directed_episodes_match_minigrid(task_id):
     """A planner reading minigrid's state (minigrid_reference's ``goal_directed``): it clears
     blocking balls, opens boxes and doors, carries keys to their doors and picks up the env's
@@ -98,7 +100,7 @@ def test_goal_directed_episodes_match_minigrid(task_id):
     assert (counts["successes"] > 0) != (task_id in NOT_REWARDED), counts
 
 
-@pytest.mark.parametrize("task_id", IDS)
+@pytest.mark.parametrize("task_id", first_of_each(IDS))  # an id per env type: sampling.py
 def test_short_episodes_match_minigrid(task_id):
     """max_steps=12: at least 7 episodes per env, each truncated by the env itself unless it
     terminates first; the reward scale follows max_steps. Fewer steps forward here, so that

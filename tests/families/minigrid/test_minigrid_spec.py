@@ -16,6 +16,7 @@ from minigrid_reference import (
     mission_text,
     run_aligned,
 )
+from sampling import first_of_each
 
 import envfleet
 from envfleet import registry
@@ -92,7 +93,7 @@ def mission_ids(module, task_id: str, rounds: int) -> dict[str, set[int]]:
     return seen
 
 
-@pytest.mark.parametrize("task_id", MINIGRID_IDS)
+@pytest.mark.parametrize("task_id", first_of_each(MINIGRID_IDS))  # per env type: sampling.py
 def test_mission_id_is_envpools(task_id):
     """EnvPool's mission_id for the same mission text (measured: its envs are not seeded as
     minigrid's, so the missions are matched, not the seeds): 0 for the envs whose mission_id
