@@ -18,16 +18,21 @@ def env_type(task_id: str) -> tuple[str, str]:
     return reg.family.name, reg.env_type
 
 
+def first_ids(task_ids: Iterable[str], group: Callable[[str], object] = env_type) -> set[str]:
+    """The first id of each ``group`` among ``task_ids``, in sorted order."""
+    first: dict[object, str] = {}
+    for task_id in sorted(task_ids):
+        first.setdefault(group(task_id), task_id)
+    return set(first.values())
+
+
 def first_of_each(
     task_ids: Iterable[str], group: Callable[[str], object] = env_type, always: Iterable[str] = ()
 ) -> list:
     """``task_ids`` (in their order) as parameters: the first of each ``group`` in sorted order
     and those in ``always`` as they are, the others marked ``extended``."""
     task_ids = list(task_ids)
-    first: dict[object, str] = {}
-    for task_id in sorted(task_ids):
-        first.setdefault(group(task_id), task_id)
-    kept = set(first.values()) | set(always)
+    kept = first_ids(task_ids, group) | set(always)
     return [
         task_id if task_id in kept else pytest.param(task_id, marks=pytest.mark.extended)
         for task_id in task_ids

@@ -23,6 +23,7 @@ import gymnasium
 import numpy as np
 import pytest
 from envpool.registration import registry as envpool_registry
+from sampling import first_ids
 
 import envfleet
 from envfleet import registry
@@ -170,20 +171,11 @@ def assert_same_results(a, b, where: str) -> None:
         np.testing.assert_array_equal(a, b, err_msg=where)
 
 
-def first_of_each_env_type(task_ids: list[str]) -> set[str]:
-    """The first id of each (family, env type) among ``task_ids``."""
-    firsts: dict[tuple[str, str], str] = {}
-    for task_id in task_ids:
-        reg = registry.registration(task_id)
-        firsts.setdefault((reg.family.name, reg.env_type), task_id)
-    return set(firsts.values())
-
-
 # The aliases that are stepped (below): one per env type. An alias resolves to its id's
 # registration (test_the_aliases_are_envpools) and its pool's config is the id's but for the
 # name (assert_same_spec), so what stepping adds is that make() builds the same env from that
 # config, which the env type decides; stepping all 104 aliases took 3 minutes of CI.
-STEPPED_ALIASES = first_of_each_env_type(ALIASES)
+STEPPED_ALIASES = first_ids(ALIASES)
 
 
 # Whole episodes: time limits of 200 and 1000 steps are cut to 60 here, so that every alias
@@ -205,7 +197,7 @@ def test_an_alias_is_the_id_it_names(alias):
 # their own.
 SLASHED = [tid for tid in envfleet.list_all_envs() if "/" in tid and tid in ALIASES]
 # The slashed ids run through every front end: one per env type (the "/" is all they share).
-FRONT_END_SLASHED = first_of_each_env_type(SLASHED)
+FRONT_END_SLASHED = first_ids(SLASHED)
 
 
 def test_ids_with_a_slash_are_the_aliases_or_meta_worlds():

@@ -43,6 +43,7 @@ import numpy as np
 import pytest
 from gymnasium import spaces
 from gymnasium.vector.utils import batch_space
+from sampling import env_type, first_ids
 
 import envfleet
 from envfleet.errors import EngineNotInstalledError
@@ -340,15 +341,16 @@ POOL_MACHINERY_TESTS = frozenset(
 )
 
 
+def _env_type_and_condition(task_id: str) -> tuple[str, str, str]:
+    """(family, env type, muscle condition): MyoSuite's conditions are options of one env type
+    that the pool's steps run differently (fatigue, reafferentation)."""
+    condition = envfleet.registry.registration(task_id).options.get("muscle_condition", "")
+    return (*env_type(task_id), str(condition))
+
+
 def _one_id_per_env_type(task_ids: list[str]) -> list[str]:
-    """The first id (in sorted order) of each (family, env type, muscle condition), in
-    ``task_ids``' order."""
-    first: dict[tuple[str, str, str], str] = {}
-    for task_id in sorted(task_ids):
-        reg = envfleet.registry.registration(task_id)
-        key = (reg.family.name, reg.env_type, str(reg.options.get("muscle_condition", "")))
-        first.setdefault(key, task_id)
-    chosen = set(first.values())
+    """The first id (in sorted order) of each env type and condition, in ``task_ids``' order."""
+    chosen = first_ids(task_ids, _env_type_and_condition)
     return [t for t in task_ids if t in chosen]
 
 
@@ -547,13 +549,12 @@ ONE_RENDERED_ID_FAMILIES = frozenset({"metaworld"})
 def _one_id_per_renderer(task_ids: list[str]) -> set[str]:
     """One id per (family, env type), or per family for ONE_RENDERED_ID_FAMILIES: the first in
     sorted order."""
-    first: dict[tuple[str, str], str] = {}
-    for task_id in sorted(task_ids):
-        reg = envfleet.registry.registration(task_id)
-        family = reg.family.name
-        env_type = "" if family in ONE_RENDERED_ID_FAMILIES else reg.env_type
-        first.setdefault((family, env_type), task_id)
-    return set(first.values())
+
+    def renderer(task_id: str) -> tuple[str, str]:
+        family, kind = env_type(task_id)
+        return family, "" if family in ONE_RENDERED_ID_FAMILIES else kind
+
+    return first_ids(task_ids, renderer)
 
 
 # The ids that test_two_threads_and_partial_resets renders: one per env type (of the ids it
