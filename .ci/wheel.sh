@@ -38,14 +38,14 @@ fi
 # "envfleet[all]"` picks the same one); the engine wheel comes from dist/ too.
 wheel=$(ls dist/envfleet-*-cp311-cp311-manylinux_2_28_x86_64.whl)
 # nanobind: the stub check in test_xla.py; pygame and box2d: the alignment suites' references
-# (the versions the test extra pins).
-pip install -q --only-binary=:all: --find-links dist "$wheel[all]" pytest nanobind==3.1.0 \
-  pygame==2.6.1 box2d==2.3.10
+# (the versions the test extra pins); pytest-xdist runs the tests on both cores, a file per worker.
+pip install -q --only-binary=:all: --find-links dist "$wheel[all]" pytest pytest-xdist==3.8.0 \
+  nanobind==3.1.0 pygame==2.6.1 box2d==2.3.10
 # Run from outside the checkout, so that nothing of the source tree can be imported.
 cd "$scratch"
 ids=$(grep -v '^#' "$repo/tests/wheel/family_ids.txt" | paste -sd, -)
 ENVFLEET_EXPECT_WHEEL=1 ENVFLEET_CONTRACT_IDS="$ids" python -m pytest -q -p no:cacheprovider -o addopts=-ra \
-  --rootdir "$repo" -c "$repo/pyproject.toml" \
+  -n 2 --dist loadfile --rootdir "$repo" -c "$repo/pyproject.toml" \
   "$repo/tests/wheel" "$repo/tests/contract" "$repo/tests/test_xla.py" \
   "$repo/tests/families/classic_control/test_classic_control.py" \
   "$repo/tests/families/box2d/test_lunar_lander.py"

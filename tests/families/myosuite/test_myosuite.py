@@ -156,7 +156,7 @@ def test_the_same_seed_gives_the_same_episodes_for_any_threads_and_batch():
 
 
 FRAME_IDS = ["myoFingerPoseRandom-v0", "myoElbowPose1D6MExoFixed-v0", "myoFingerReachRandom-v0",
-             "myoHandPoseRandom-v0"]  # fmt: skip
+             "myoHandPoseRandom-v0", "myoArmReachRandom-v0"]  # fmt: skip
 
 
 @pytest.mark.parametrize("task_id", FRAME_IDS)

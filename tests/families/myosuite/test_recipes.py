@@ -22,15 +22,28 @@ def model_arrays(model: mujoco.MjModel) -> dict[str, np.ndarray]:
     }
 
 
-def test_the_hand_is_the_references_hand_pose_model(tmp_path):
-    """Built here (not read from the cache folder): a model records the paths of its mesh files
-    (``paths``, ``mesh_pathadr``), those of the myo-sim it was built from, and a cached model
-    may come from another environment's myo-sim. The meshes themselves are compiled in."""
+def reference_model(recipe: str) -> mujoco.MjModel:
+    """The reference's model of what ``recipe`` builds: its hand_pose recipe, or its full_arm
+    recipe edited by myoedits' edit_fn_arm_reaching, as its envs build them."""
     import_myosuite()
     from myosuite.core.model_builder import build_from_recipe
 
-    theirs, _ = build_from_recipe("hand_pose")
-    ours = mujoco.MjModel.from_binary_path(recipes.build("hand_pose", str(tmp_path)))
+    if recipe == "arm_reaching":
+        from myosuite.envs.myo.myoedits import edit_fn_arm_reaching
+
+        return build_from_recipe("full_arm", edit_fn=edit_fn_arm_reaching)[0]
+    return build_from_recipe(recipe)[0]
+
+
+@pytest.mark.parametrize(
+    ("recipe", "sizes"), [("hand_pose", (23, 39, 39)), ("arm_reaching", (18, 50, 50))]
+)
+def test_a_recipe_model_is_the_references(recipe, sizes, tmp_path):
+    """Built here (not read from the cache folder): a model records the paths of its mesh files
+    (``paths``, ``mesh_pathadr``), those of the myo-sim it was built from, and a cached model
+    may come from another environment's myo-sim. The meshes themselves are compiled in."""
+    theirs = reference_model(recipe)
+    ours = mujoco.MjModel.from_binary_path(recipes.build(recipe, str(tmp_path)))
     ours_arrays, their_arrays = model_arrays(ours), model_arrays(theirs)
     assert ours_arrays.keys() == their_arrays.keys()
     differ = [
@@ -39,12 +52,17 @@ def test_the_hand_is_the_references_hand_pose_model(tmp_path):
         if not np.array_equal(value, their_arrays[name], equal_nan=True)
     ]
     assert not differ, differ
-    assert (ours.nq, ours.nu, ours.na) == (23, 39, 39)
+    assert (ours.nq, ours.nu, ours.na) == sizes
 
 
-def test_a_recipe_model_is_built_once_and_never_half_written(tmp_path):
+def test_a_recipe_model_is_built_once_and_never_half_written(tmp_path, monkeypatch, capfd):
+    """And quietly: MuJoCo's own warnings would go to stderr and to a MUJOCO_LOG.TXT in the
+    working directory."""
+    monkeypatch.chdir(tmp_path)
     folder = str(tmp_path / "models")
     path = recipes.build("hand_pose", folder)
+    assert os.listdir(tmp_path) == ["models"]
+    assert "WARNING" not in capfd.readouterr().err
     first = os.stat(path).st_mtime_ns
     assert recipes.build("hand_pose", folder) == path
     assert os.stat(path).st_mtime_ns == first  # read, not built again

@@ -8,7 +8,8 @@ reference's registration kwargs, as options) and its rule for the muscle conditi
 that starts with ``myo`` also registered as ``myoSarc...`` (sarcopenia: peak muscle forces
 halved) and ``myoFati...`` (3CC-r muscle fatigue), and every ``myoHand...`` id also as
 ``myoReaf...`` (reafferentation: EIP's command drives EPL). Ported so far: the finger and elbow
-tasks (PoseEnvV0, ReachEnvV0); docs/families/myosuite.md lists what is not yet.
+tasks (PoseEnvV0, ReachEnvV0), the hand's pose and reach tasks and the arm's reach
+tasks; docs/families/myosuite.md lists what is not yet.
 
 Each env is the reference's task as ``gymnasium.make(id)`` builds it: a float64 observation
 (its obs keys, in order; the reference returns these values cast to float32), a float32 action
@@ -176,6 +177,21 @@ HAND_TASKS: dict[str, tuple[str, int, dict[str, Any]]] = {
     "myoHandReachRandom-v0": ("Reach", 100, _hand_reach(True, 0.075)),
 }  # fmt: skip
 BASE_TASKS.update(HAND_TASKS)
+
+# The arm of the reference's full_arm recipe edited by its edit_fn_arm_reaching (recipes.py),
+# the model of the ids myosuite.envs.myo.myoedits registers: the index fingertip's target box
+# around this point, spread this far below and above it for Random.
+ARM = dict(assets_dir=recipes.REGISTERED_DIR, xml_file="arm_reaching.mjb", target_sites=["IFtip"])
+ARM_TIP = (-0.175, -0.245, 1.405)
+ARM_SPREAD = (0.175, 0.175, 0.425)
+BASE_TASKS.update({
+    "myoArmReachFixed-v0": ("Reach", 150, dict(
+        ARM, target_low=list(ARM_TIP), target_high=list(ARM_TIP), far_th=1.0)),
+    # far_th 1.3: the far corners of the box are up to 1.24 m from the starting fingertip.
+    "myoArmReachRandom-v0": ("Reach", 150, dict(
+        ARM, target_low=[c - d for c, d in zip(ARM_TIP, ARM_SPREAD, strict=True)],
+        target_high=[c + d for c, d in zip(ARM_TIP, ARM_SPREAD, strict=True)], far_th=1.3)),
+})  # fmt: skip
 
 CONDITIONS = {"Sarc": "sarcopenia", "Fati": "fatigue", "Reaf": "reafferentation"}
 

@@ -1,10 +1,12 @@
 """The models myosuite 3.0.0 builds from MjSpec recipes (``myosuite/core/model_recipes.py``)
 rather than reads from a file: myo-sim 0.2.3 ships no whole hand model, and the reference
-composes it with myo-sim's own builder. envfleet runs the same builder (myo-sim is the models'
-source, installed by ``envfleet[myosuite]``), makes the recipe's edits through mujoco's MjSpec,
-and writes the compiled model as an MJB file into its cache folder, once per myo-sim and MuJoCo
-version: the C++ env loads it as it is (an MJB holds the compiled model exactly; an XML round
-trip would not). Building the hand takes about 15 s; later makes read the file.
+composes it with myo-sim's own builder; the arm of the reach tasks is myo-sim's composed arm
+with the edits of the reference's ``myoedits`` module. envfleet runs the same builder (myo-sim
+is the models' source, installed by ``envfleet[myosuite]``), makes the recipe's edits through
+mujoco's MjSpec, and writes the compiled model as an MJB file into its cache folder, once per
+myo-sim and MuJoCo version: the C++ env loads it as it is (an MJB holds the compiled model
+exactly; an XML round trip would not). Building a model takes a few seconds; later makes read
+the file.
 
 Each recipe here is the reference's, step by step (its function names in the comments); the
 family's tests compare every array of the compiled model with the reference's.
@@ -37,21 +39,32 @@ FINGERTIP_TARGETS = {
 }
 
 
-def _hand_spec() -> Any:
-    """_hand_builder: myo-sim's right hand, pruned from its arm, with the root calibrated and
-    attached (no prefix) to an empty spec through a frame at the origin, as ModelBuilder's
-    attach_spec does."""
-    import mujoco
-    from myo_sim.build.compose import build_right_hand_from_arm_spec
+# _calibrate_compose_arm_root: the same for the composed arm's root ("Full Body", a passive
+# torso scaffold carrying the right arm), onto the legacy full-body frame.
+ARM_ROOT_POS = [0.00685025, -0.00150371, 0.91886071]
+ARM_ROOT_QUAT = [0.99999984, -0.00039816, 0.00000016, 0.00039816]
 
-    hand = build_right_hand_from_arm_spec()
-    root = hand.body("myoarm_r_root")
-    root.pos = HAND_ROOT_POS
-    root.quat = HAND_ROOT_QUAT
+
+def _attached(part: Any, root: str, pos: list[float], quat: list[float]) -> Any:
+    """A myo-sim part with its root body moved to ``pos``/``quat``, attached (no prefix) to an
+    empty spec through a frame at the origin, as ModelBuilder's attach_spec does."""
+    import mujoco
+
+    body = part.body(root)
+    body.pos = pos
+    body.quat = quat
     spec = mujoco.MjSpec()
     frame = spec.worldbody.add_frame()
-    spec.attach(hand, prefix="", suffix="", frame=frame)
+    spec.attach(part, prefix="", suffix="", frame=frame)
     return spec
+
+
+def _hand_spec() -> Any:
+    """_hand_builder: myo-sim's right hand, pruned from its arm, root calibrated."""
+    from myo_sim.build.compose import build_right_hand_from_arm_spec
+
+    return _attached(build_right_hand_from_arm_spec(), "myoarm_r_root", HAND_ROOT_POS,
+                     HAND_ROOT_QUAT)  # fmt: skip
 
 
 def _hand_pose() -> Any:
@@ -66,7 +79,61 @@ def _hand_pose() -> Any:
     return spec
 
 
-RECIPES: dict[str, Callable[[], Any]] = {"hand_pose": _hand_pose}
+# edit_fn_arm_reaching (myosuite/envs/myo/myoedits): the free camera's framing (its distance is
+# 1.5 extents; the composed scene's own extent is about 25 m), the digits' first bones, under
+# which every joint is removed, the tendons kept (those whose moment arms, summed over the
+# degrees of freedom after 100 steps from the initial state, reach this), and the reach target.
+ARM_CAMERA_EXTENT = 1.5
+ARM_CAMERA_CENTER = [-0.17, -0.3, 1.2]
+DIGIT_ROOTS = ["firstmc_r", "secondmc_r", "thirdmc_r", "fourthmc_r", "fifthmc_r"]
+MIN_TENDON_MOMENT = 1e-10
+ARM_TARGET = dict(name="IFtip_target", pos=[-0.2, -0.2, 1.2], size=[0.02, 0.02, 0.02],
+                  rgba=[0.0, 0.0, 1.0, 0.3])  # fmt: skip
+
+
+def _immobilize(spec: Any, body: Any) -> None:
+    """recursive_immobilize (sites kept): deletes every joint of ``body`` and its subtree."""
+    for joint in body.joints:
+        spec.delete(joint)
+    for child in body.bodies:
+        _immobilize(spec, child)
+
+
+def _arm_reaching() -> Any:
+    """full_arm edited by edit_fn_arm_reaching: myo-sim's arm with the root calibrated, its
+    fingers and thumb rigid, the tendons that no longer move anything deleted with their
+    actuators, an ``IFtip`` site (a copy of ``IFtip_r``) and its world target (the arm's Reach
+    tasks)."""
+    import mujoco
+    import myo_sim
+    import numpy as np
+
+    spec = _attached(myo_sim.load_spec("myoarm_r"), "Full Body", ARM_ROOT_POS, ARM_ROOT_QUAT)
+    spec.compile()  # _recipe_spec compiles the recipe before its edit
+    spec.stat.extent = ARM_CAMERA_EXTENT
+    spec.stat.center = ARM_CAMERA_CENTER
+    for root in DIGIT_ROOTS:
+        _immobilize(spec, spec.body(root))
+    model = spec.compile()
+    data = mujoco.MjData(model)
+    mujoco.mj_step(model, data, nstep=100)
+    moments = np.empty((model.ntendon, model.nv))
+    mujoco.mju_sparse2dense(moments, data.ten_J, model.ten_J_rownnz, model.ten_J_rowadr,
+                            model.ten_J_colind)  # fmt: skip
+    for tendon in spec.tendons:
+        if np.sum(np.abs(moments[model.tendon(tendon.name).id])) < MIN_TENDON_MOMENT:
+            for actuator in spec.actuators:
+                if actuator.target == tendon.name:
+                    spec.delete(actuator)
+            spec.delete(tendon)
+    tip = spec.site("IFtip_r")
+    spec.body("distph2_r").add_site(name="IFtip", size=tip.size, pos=tip.pos, rgba=tip.rgba,
+                                    type=tip.type)  # fmt: skip
+    spec.worldbody.add_site(type=mujoco.mjtGeom.mjGEOM_SPHERE, **ARM_TARGET)
+    return spec
+
+
+RECIPES: dict[str, Callable[[], Any]] = {"hand_pose": _hand_pose, "arm_reaching": _arm_reaching}
 
 
 @functools.cache
@@ -100,6 +167,20 @@ def _locked(path: str) -> Iterator[None]:
         yield
 
 
+@contextlib.contextmanager
+def _mujoco_warnings_in_python() -> Iterator[None]:
+    """MuJoCo's C warnings as Python warnings: by default MuJoCo prints them and appends them to
+    a MUJOCO_LOG.TXT in the working directory (spec.attach warns so of an empty prefix)."""
+    import mujoco
+
+    previous = mujoco.get_mju_user_warning()
+    mujoco.set_mju_user_warning(lambda message: warnings.warn(message, stacklevel=2))
+    try:
+        yield
+    finally:
+        mujoco.set_mju_user_warning(previous)
+
+
 def build(name: str, folder: str) -> str:
     """The path of recipe ``name``'s compiled model in ``folder``, built there first unless it
     is already there."""
@@ -111,7 +192,7 @@ def build(name: str, folder: str) -> str:
     os.makedirs(folder, exist_ok=True)
     with _locked(path):
         if not os.path.exists(path):
-            with warnings.catch_warnings():
+            with warnings.catch_warnings(), _mujoco_warnings_in_python():
                 # About saving the spec as XML, which is not done: the MJB holds the model
                 # compiled (the tests compare it with the reference's, array for array).
                 warnings.filterwarnings("ignore", "Attaching a spec with an empty prefix")
