@@ -1,13 +1,20 @@
 // envfleet._myosuite: the MyoSuite family (myosuite 3.0.0's musculoskeletal tasks on myo-sim's
 // models), linked with libmujoco from the mujoco-core wheel. One env type per task class of
 // the reference; ids and their options are in src/envfleet/families/myosuite.py.
+#include <mujoco/mujoco.h>
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
 
 #include "bind/env_module.h"
 #include "bind/error_text.h"
 #include "bind/ufunc_loops.h"
 #include "common/mujoco/handlers.h"
 #include "core/registry.h"
+#include "families/myosuite/carried_weight.h"
 #include "families/myosuite/pose.h"
 #include "families/myosuite/reach.h"
 
@@ -23,6 +30,23 @@ EnvTypeMap MyoSuiteTypes() {
 
 struct MyoSuiteModule {};  // tags this module's Pool type (cpp/bind/env_module.h)
 
+// For the tests: a reset's carried-weight edit (carried_weight.h, mass `weight`) of a compiled
+// model given and returned as MJB bytes, which tests/families/myosuite compare, array for
+// array, with the reference's model after its reset. (The ExoRandom episodes cannot show the
+// refresh: the elbow file bounds the weight's inertia, and the constants mj_setConst
+// recomputes are not read after make.)
+nanobind::bytes WithCarriedWeight(nanobind::bytes model, const std::string& xml_path,
+                                  const std::string& body, double weight) {
+  std::unique_ptr<mjModel, void (*)(mjModel*)> m(mj_loadModelBuffer(model.c_str(), model.size()),
+                                                 mj_deleteModel);
+  if (!m) throw std::invalid_argument("model: not a compiled MuJoCo model (MJB bytes)");
+  myosuite::CarriedWeight carried(xml_path, m.get(), body, weight, weight);
+  carried.Apply(m.get(), weight);
+  std::string out(static_cast<size_t>(mj_sizeModel(m.get())), '\0');
+  mj_saveModel(m.get(), nullptr, out.data(), static_cast<int>(out.size()));
+  return nanobind::bytes(out.data(), out.size());
+}
+
 }  // namespace
 }  // namespace envfleet
 
@@ -33,4 +57,7 @@ NB_MODULE(_myosuite, m) {
   static envfleet::EnvTypeMap types = envfleet::MyoSuiteTypes();
   envfleet::bind::BindEnvModule<envfleet::MyoSuiteModule>(m, types);
   envfleet::bind::RegisterErrorTextTranslator();
+  m.def("_with_carried_weight", &envfleet::WithCarriedWeight, nanobind::arg("model"),
+        nanobind::arg("xml_path"), nanobind::arg("body"), nanobind::arg("weight"),
+        "A reset's carried-weight edit of an MJB model (for the tests).");
 }

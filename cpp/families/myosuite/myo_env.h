@@ -14,8 +14,9 @@
 // - Sarcopenia scales every actuator's peak force (gainprm[2]) by 0.5 once, on the model; a
 //   muscle with an automatic force (gainprm[2] < 0) first gets its peak force gainprm[3] /
 //   acc0. Models are loaded once per (file, sites, condition) and shared read-only; resets
-//   edit site_pos only (the targets), so each env steps a view of the shared model with its
-//   own site_pos (see AdroitEnv for the view).
+//   edit site_pos (the targets), so each env steps a view of the shared model with its own
+//   site_pos (see AdroitEnv for the view), except where a reset edits more (the elbow's
+//   carried weight), which steps a copy of its own.
 // - A step clips the float32 action to [-1, 1], maps it with normalize_act (muscles: the
 //   sigmoid 1 / (1 + exp(-5 (a - 0.5))) in float32, through NumPy's float32 exp; other
 //   actuators: the action itself; a model without muscles: mean(ctrlrange) + a * half-range
@@ -454,7 +455,17 @@ class MyoEnv : public robotics::RobotEnv {
     *out.Get<bool>(first + terms_values_.size()) = solved_;
   }
 
-  mjModel* own_model() { return &own_model_; }
+  // The env's model, whose site_pos (or, after OwnWholeModel, every field) is its own.
+  mjModel* own_model() { return whole_model_ ? whole_model_.get() : &own_model_; }
+
+  // From here on the env steps a deep copy of the model (mj_copyModel), for the tasks whose
+  // resets edit more than site_pos (the elbow's carried weight: masses, sizes, inertias and
+  // mj_setConst's constants).
+  void OwnWholeModel() {
+    whole_model_.reset(mj_copyModel(nullptr, model_));
+    if (!whole_model_) throw std::runtime_error("MuJoCo could not copy the model");
+    model_ = whole_model_.get();
+  }
 
   bool normalize_act_;
   Condition condition_;
@@ -490,6 +501,7 @@ class MyoEnv : public robotics::RobotEnv {
 
   mjModel own_model_;
   std::vector<double> site_pos_;
+  std::unique_ptr<mjModel, void (*)(mjModel*)> whole_model_{nullptr, mj_deleteModel};
   std::vector<int> muscles_;
   std::vector<float> ctrl_, excitation_;
   std::vector<double> ctrl64_;

@@ -8,9 +8,11 @@
 //             ("generate": drawn in the range at every reset, a range of one value drawn
 //             too; "fixed": the one value of each joint's range, nothing drawn), reset_type
 //             ("init" or "random": every joint drawn in its range), pose_thd;
-//   reset:    the target drawn ("generate"), the target sites placed by a forward pass at
-//             the target pose (then the state restored), then the random start pose if
-//             asked, mj_forward;
+//             weight_bodyname / weight_range (a body whose mass is drawn in the range at every
+//             reset, carried_weight.h; "": none);
+//   reset:    the carried weight drawn and the model refreshed, the target drawn
+//             ("generate"), the target sites placed by a forward pass at the target pose
+//             (then the state restored), then the random start pose if asked, mj_forward;
 //   obs:      qpos, qvel * dt, pose_err = target - qpos[:n], act (when the model has
 //             activations);
 //   reward:   pose = -|err|, bonus = [d < thd] + [d < 1.5 thd], penalty = -[d > 2 pi],
@@ -20,10 +22,12 @@
 #define ENVFLEET_FAMILIES_MYOSUITE_POSE_H_
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "families/myosuite/carried_weight.h"
 #include "families/myosuite/myo_env.h"
 
 namespace envfleet {
@@ -41,6 +45,8 @@ class PoseEnv : public MyoEnv {
     config.Set("target_type", std::string("generate"));
     config.Set("reset_type", std::string("init"));
     config.Set("pose_thd", 0.35);
+    config.Set("weight_bodyname", std::string());
+    config.Set("weight_range", std::vector<double>{});
     return config;
   }
 
@@ -69,10 +75,22 @@ class PoseEnv : public MyoEnv {
     }
     saved_qpos_.resize(model_->nq);
     saved_qvel_.resize(model_->nv);
+    const std::string& weight_body = config.Get<std::string>("weight_bodyname");
+    const auto& weight_range = config.Get<std::vector<double>>("weight_range");
+    if (!weight_body.empty()) {
+      if (weight_range.size() != 2) {
+        throw std::invalid_argument("weight_range must be [low, high], got " +
+                                    std::to_string(weight_range.size()) + " values");
+      }
+      weight_.emplace(robotics::ModelPath(config), model_, weight_body, weight_range[0],
+                      weight_range[1]);
+      OwnWholeModel();
+    }
     ComputeInitialState();
   }
 
   void Reset() override {
+    if (weight_) weight_->Apply(own_model(), rng().Uniform(weight_->low(), weight_->high()));
     ResetState();
     UpdateTarget();
     if (random_reset_) {
@@ -193,6 +211,7 @@ class PoseEnv : public MyoEnv {
   std::vector<double> low_, high_, target_;
   std::vector<int> tips_, targets_;
   std::vector<double> saved_qpos_, saved_qvel_;
+  std::optional<CarriedWeight> weight_;
 };
 
 }  // namespace myosuite

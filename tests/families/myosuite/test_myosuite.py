@@ -127,6 +127,131 @@ def test_reafferentation_needs_the_muscles_it_reroutes():
         envfleet.make("myoReafHandPoseRandom-v0", num_envs=1, actuator_suffix="")
 
 
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"weight_range": [0.1]}, "weight_range must be"),
+        ({"weight_range": [2.0, 0.1]}, "weight_range must be"),
+        ({"weight_range": [0.0, 1.0]}, "weight_range must be"),
+        ({"weight_bodyname": "anvil"}, "weight_bodyname: the model has no body named 'anvil'"),
+    ],
+)
+def test_bad_weight_options_raise_naming_the_option(options, message):
+    with pytest.raises(ValueError, match=message):
+        envfleet.make("myoElbowPose1D6MExoRandom-v0", num_envs=1, **options)
+
+
+def mjb(model) -> bytes:
+    import mujoco
+
+    buffer = np.empty(mujoco.mj_sizeModel(model), np.uint8)
+    mujoco.mj_saveModel(model, None, buffer)
+    return buffer.tobytes()
+
+
+def test_the_carried_weight_refreshes_the_model_as_the_reference_does(tmp_path):
+    """The model after each of three resets, array for array and in its statistics, against
+    the reference's: the weight's mass and size, the inertia and bounding volumes its refresh
+    recompiles, mj_setConst's constants. The episodes cannot show these (the elbow file bounds
+    the weight's inertia, and mj_setConst's constants are not read after make: with the
+    reference's refresh switched off its trajectories are the same), so this compares the
+    models themselves, through the module's test hook."""
+    import mujoco
+
+    from envfleet import _myosuite
+
+    ref = make_reference("myoElbowPose1D6MExoRandom-v0")
+    model = ref.unwrapped.model
+    ours = mjb(model)  # as made, before any reset
+    body = model.body("carry_weight").id
+    path = str(tmp_path / "ours.mjb")
+    try:
+        weights = []
+        for seed in (0, 1, 2):
+            ref.reset(seed=seed)
+            weights.append(float(model.body_mass[body]))
+            ours = _myosuite._with_carried_weight(
+                ours, family.models_dir() + "/" + family.ELBOW_EXO, "carry_weight", weights[-1]
+            )
+            with open(path, "wb") as f:
+                f.write(ours)
+            mine = mujoco.MjModel.from_binary_path(path)
+            for name in dir(model):
+                theirs = getattr(model, name)
+                if name.startswith("_") or not isinstance(theirs, np.ndarray):
+                    continue
+                if name == "site_pos":  # the reset's pose target (wrist_target), not the weight's
+                    theirs = np.delete(theirs, model.site("wrist_target").id, axis=0)
+                    np.testing.assert_array_equal(
+                        np.delete(mine.site_pos, model.site("wrist_target").id, axis=0), theirs
+                    )
+                    continue
+                np.testing.assert_array_equal(getattr(mine, name), theirs, f"{name}, seed {seed}")
+            for name in ("meaninertia", "meanmass", "meansize", "extent", "center"):
+                np.testing.assert_array_equal(getattr(mine.stat, name), getattr(model.stat, name))
+        assert len(set(weights)) == 3 and all(0.1 <= w <= 2.0 for w in weights)
+    finally:
+        ref.close()
+
+
+# Bodies of every kind refresh_geom_derived_fields handles, on a hinge, with no inertia bounds
+# (the elbow file's boundinertia hides the inertia the refresh recompiles): inertia from two
+# geoms off the body's origin (its inertial frame moves as the first one grows), an explicit
+# inertial clause (scaled with the mass), and a body welded to the world.
+WEIGHT_BODIES = {
+    "from_geoms": """<body name="w" pos="0 0 1"><joint type="hinge" axis="0 1 0"/>
+        <geom type="sphere" size=".02" pos=".1 0 0" mass=".1"/>
+        <geom type="box" size=".01 .02 .03" pos="0 .05 0" euler="0 .3 0" density="800"/>
+        <site name="tip" pos=".1 0 0"/></body>""",
+    "explicit_inertia": """<body name="w" pos="0 0 1"><joint type="hinge" axis="0 1 0"/>
+        <inertial pos=".05 0 0" mass=".3" diaginertia="1e-3 2e-3 3e-3"/>
+        <geom type="capsule" size=".01 .04" pos=".05 0 0"/></body>""",
+    "welded": """<body name="w" pos="0 0 1"><geom type="sphere" size=".02" mass=".1"/></body>""",
+}
+
+
+@pytest.mark.parametrize("kind", WEIGHT_BODIES)
+def test_the_carried_weight_refresh_is_the_references_for_any_body(kind, tmp_path):
+    """The hook's edit of a model of each kind against the reference's own
+    refresh_geom_derived_fields after the same mass and size edit, array for array."""
+    import mujoco
+    from myosuite_reference import import_myosuite
+
+    from envfleet import _myosuite
+
+    import_myosuite()
+    from myosuite.utils.mujoco_geom_utils import refresh_geom_derived_fields
+
+    xml = tmp_path / "weight.xml"
+    xml.write_text(f"<mujoco><worldbody>{WEIGHT_BODIES[kind]}</worldbody></mujoco>")
+    spec = mujoco.MjSpec.from_file(str(xml))
+    theirs = spec.compile()
+    ours = mjb(theirs)
+    body = theirs.body("w").id
+    for weight in (0.5, 1.7):
+        theirs.body_mass[body] = weight
+        theirs.geom_size[theirs.body_geomadr[body]][0] = 0.01 + 2.5 * weight / 100
+        refresh_geom_derived_fields(theirs, spec, (body,))
+        ours = _myosuite._with_carried_weight(ours, str(xml), "w", weight)
+        (tmp_path / "ours.mjb").write_bytes(ours)
+        mine = mujoco.MjModel.from_binary_path(str(tmp_path / "ours.mjb"))
+        for name in dir(theirs):
+            value = getattr(theirs, name)
+            if not name.startswith("_") and isinstance(value, np.ndarray):
+                np.testing.assert_array_equal(getattr(mine, name), value, f"{name}, {weight}")
+    if kind != "welded":  # what the refresh is for: the inertia follows the weight
+        assert not np.array_equal(mine.body_inertia[body], mujoco.MjModel.from_xml_path(
+            str(xml)).body_inertia[body])  # fmt: skip
+
+
+def test_the_carried_weight_needs_a_model_file():
+    """The weight's refresh reads the body's geoms from the model file, which a compiled model
+    (.mjb) does not have."""
+    with pytest.raises(ValueError, match="weight_bodyname needs the model file"):
+        envfleet.make("myoHandPoseRandom-v0", num_envs=1, weight_bodyname="lunate_r",
+                      weight_range=[0.1, 2.0])  # fmt: skip
+
+
 def test_a_compiled_model_takes_no_model_file_edits():
     with pytest.raises(ValueError, match=r"world_sites and gear_scale .* compiled model"):
         envfleet.make("myoHandPoseFixed-v0", num_envs=1, gear_scale=2.0)
@@ -155,7 +280,8 @@ def test_the_same_seed_gives_the_same_episodes_for_any_threads_and_batch():
         np.testing.assert_array_equal(one[eid], many[eid])
 
 
-FRAME_IDS = ["myoFingerPoseRandom-v0", "myoElbowPose1D6MExoFixed-v0", "myoFingerReachRandom-v0",
+# The exoskeleton's weight changes size at every reset (myoElbowPose1D6MExoRandom-v0).
+FRAME_IDS = ["myoFingerPoseRandom-v0", "myoElbowPose1D6MExoRandom-v0", "myoFingerReachRandom-v0",
              "myoHandPoseRandom-v0", "myoArmReachRandom-v0"]  # fmt: skip
 
 

@@ -79,6 +79,10 @@ BASE_TASKS: dict[str, tuple[str, int, dict[str, Any]]] = {
     "myoElbowPose1D6MFixed-v0": ("Pose", 100, _elbow_pose(ELBOW, 2, 2)),
     "myoElbowPose1D6MRandom-v0": ("Pose", 100, _elbow_pose(ELBOW, 0, 2.27)),
     "myoElbowPose1D6MExoFixed-v0": ("Pose", 100, _elbow_pose(ELBOW_EXO, 2, 2, **EXO_WEIGHTS)),
+    # The weight the exoskeleton's forearm carries: its mass drawn at every reset.
+    "myoElbowPose1D6MExoRandom-v0": ("Pose", 100, _elbow_pose(
+        ELBOW_EXO, 0, 2.27, weight_bodyname="carry_weight", weight_range=[0.1, 2.0],
+        **EXO_WEIGHTS)),
     "motorFingerPoseFixed-v0": ("Pose", 200, dict(
         MOTOR_FINGER, target_jnt_names=FINGER_JOINTS, viz_site_targets=["IFtip"],
         target_jnt_low=[0, 0, 0.75, 0.75], target_jnt_high=[0, 0, 0.75, 0.75])),
