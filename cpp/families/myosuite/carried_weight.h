@@ -22,7 +22,9 @@
 #include <mujoco/mujoco.h>
 
 #include <cmath>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -48,7 +50,19 @@ class CarriedWeight {
     if (m->body_geomnum[body_] < 1) {
       throw std::invalid_argument("weight_bodyname: body '" + body + "' has no geom to resize");
     }
-    ReadSource(path, body, m);
+    source_ = ReadSource(path, body);
+    if (static_cast<int>(source_->geoms.size()) != m->body_geomnum[body_]) {
+      throw std::invalid_argument("weight_bodyname: the model file's body '" + body +
+                                  "' is not the model's");
+    }
+    for (int i = 0; i < m->body_geomnum[body_]; ++i) {
+      const int gid = m->body_geomadr[body_] + i;
+      if (!Primitive(m->geom_type[gid]) &&
+          (source_->geoms[i].mass != 0 || m->geom_contype[gid] || m->geom_conaffinity[gid])) {
+        throw std::invalid_argument("weight_bodyname: body '" + body +
+                                    "' has a non-primitive geom with mass or contacts");
+      }
+    }
     scratch_.reset(mj_makeData(m));
     if (!scratch_) throw std::runtime_error("MuJoCo could not allocate mjData");
   }
@@ -62,14 +76,15 @@ class CarriedWeight {
     m->geom_size[3 * m->body_geomadr[body_]] = 0.01 + 2.5 * weight / 100;
     RefreshBody(m);
     // mj_setConst recomputes every statistic; the model file's own are kept.
+    const Source& src = *source_;
     mjStatistic kept = m->stat;
     mj_resetData(m, scratch_.get());
     mj_setConst(m, scratch_.get());
-    if (keep_meaninertia_) m->stat.meaninertia = kept.meaninertia;
-    if (keep_meanmass_) m->stat.meanmass = kept.meanmass;
-    if (keep_meansize_) m->stat.meansize = kept.meansize;
-    if (keep_extent_) m->stat.extent = kept.extent;
-    if (keep_center_) {
+    if (src.keep_meaninertia) m->stat.meaninertia = kept.meaninertia;
+    if (src.keep_meanmass) m->stat.meanmass = kept.meanmass;
+    if (src.keep_meansize) m->stat.meansize = kept.meansize;
+    if (src.keep_extent) m->stat.extent = kept.extent;
+    if (src.keep_center) {
       for (int k = 0; k < 3; ++k) m->stat.center[k] = kept.center[k];
     }
   }
@@ -80,16 +95,38 @@ class CarriedWeight {
     mjtGeomInertia typeinertia;
   };
 
+  // What refresh_geom_derived_fields reads from the spec the model was compiled from: the
+  // body's geoms' densities and masses, its inertial clause, the compiler's options that shape
+  // a body's inertia, the statistics the file sets.
+  struct Source {
+    std::vector<SourceGeom> geoms;
+    bool explicit_inertial = false;
+    double mass = 0;
+    double inertia[3] = {0, 0, 0};
+    double fullinertia[6] = {0, 0, 0, 0, 0, 0};
+    int inertiagrouprange[2] = {0, 0};
+    mjtInertiaFromGeom inertiafromgeom = mjINERTIAFROMGEOM_AUTO;
+    double boundmass = 0, boundinertia = 0;
+    mjtBool balanceinertia = 0;
+    bool keep_meaninertia = false, keep_meanmass = false, keep_meansize = false;
+    bool keep_extent = false, keep_center = false;
+  };
+
   static bool Primitive(int type) {
     return type == mjGEOM_SPHERE || type == mjGEOM_CAPSULE || type == mjGEOM_ELLIPSOID ||
            type == mjGEOM_CYLINDER || type == mjGEOM_BOX;
   }
 
-  // What refresh_geom_derived_fields reads from the spec the model was compiled from: the
-  // body's geoms' densities and masses, its inertial clause, the compiler's inertia options,
-  // the statistics the file sets. Read from the file parsed and compiled as the reference's
-  // ModelBuilder does.
-  void ReadSource(const std::string& path, const std::string& name, const mjModel* m) {
+  // The Source of body `name` in model file `path`, read from the file parsed and compiled as
+  // the reference's ModelBuilder does (about 0.1 s for the elbow): once per file and body while
+  // an env holds it, shared by the pool's envs.
+  static std::shared_ptr<const Source> ReadSource(const std::string& path,
+                                                  const std::string& name) {
+    static std::mutex mutex;
+    static std::map<std::string, std::weak_ptr<const Source>> cache;
+    std::lock_guard<std::mutex> lock(mutex);
+    std::weak_ptr<const Source>& slot = cache[path + '\n' + name];
+    if (std::shared_ptr<const Source> source = slot.lock()) return source;
     char error[1024] = "";
     std::unique_ptr<mjSpec, void (*)(mjSpec*)> spec(
         mj_parseXML(path.c_str(), nullptr, error, sizeof(error)), mj_deleteSpec);
@@ -105,38 +142,30 @@ class CarriedWeight {
     mj_deleteModel(compiled);
     const mjsBody* body = mjs_findBody(spec.get(), name.c_str());
     if (body == nullptr) throw std::invalid_argument("weight_bodyname: no body '" + name + "'");
-    int i = 0;
+    auto source = std::make_shared<Source>();
     for (mjsElement* e = mjs_firstChild(body, mjOBJ_GEOM, 0); e != nullptr;
-         e = mjs_nextChild(body, e, 0), ++i) {
+         e = mjs_nextChild(body, e, 0)) {
       const mjsGeom* g = mjs_asGeom(e);
-      const int gid = m->body_geomadr[body_] + i;
-      if (!Primitive(m->geom_type[gid]) &&
-          (g->mass != 0 || m->geom_contype[gid] || m->geom_conaffinity[gid])) {
-        throw std::invalid_argument("weight_bodyname: body '" + name +
-                                    "' has a non-primitive geom with mass or contacts");
-      }
-      geoms_.push_back({g->density, g->mass, g->typeinertia});
+      source->geoms.push_back({g->density, g->mass, g->typeinertia});
     }
-    if (i != m->body_geomnum[body_]) {
-      throw std::invalid_argument("weight_bodyname: the model file's body '" + name +
-                                  "' is not the model's");
-    }
-    explicit_inertial_ = body->explicitinertial;
-    source_mass_ = body->mass;
-    for (int k = 0; k < 3; ++k) source_inertia_[k] = body->inertia[k];
-    for (int k = 0; k < 6; ++k) source_fullinertia_[k] = body->fullinertia[k];
+    source->explicit_inertial = body->explicitinertial;
+    source->mass = body->mass;
+    for (int k = 0; k < 3; ++k) source->inertia[k] = body->inertia[k];
+    for (int k = 0; k < 6; ++k) source->fullinertia[k] = body->fullinertia[k];
     const mjsCompiler& compiler = spec->compiler;
-    inertiagrouprange_[0] = compiler.inertiagrouprange[0];
-    inertiagrouprange_[1] = compiler.inertiagrouprange[1];
-    inertiafromgeom_ = compiler.inertiafromgeom;
-    boundmass_ = compiler.boundmass;
-    boundinertia_ = compiler.boundinertia;
-    balanceinertia_ = compiler.balanceinertia;
-    keep_meaninertia_ = !std::isnan(spec->stat.meaninertia);
-    keep_meanmass_ = !std::isnan(spec->stat.meanmass);
-    keep_meansize_ = !std::isnan(spec->stat.meansize);
-    keep_extent_ = !std::isnan(spec->stat.extent);
-    keep_center_ = !std::isnan(spec->stat.center[0]);
+    source->inertiagrouprange[0] = compiler.inertiagrouprange[0];
+    source->inertiagrouprange[1] = compiler.inertiagrouprange[1];
+    source->inertiafromgeom = compiler.inertiafromgeom;
+    source->boundmass = compiler.boundmass;
+    source->boundinertia = compiler.boundinertia;
+    source->balanceinertia = compiler.balanceinertia;
+    source->keep_meaninertia = !std::isnan(spec->stat.meaninertia);
+    source->keep_meanmass = !std::isnan(spec->stat.meanmass);
+    source->keep_meansize = !std::isnan(spec->stat.meansize);
+    source->keep_extent = !std::isnan(spec->stat.extent);
+    source->keep_center = !std::isnan(spec->stat.center[0]);
+    slot = source;
+    return source;
   }
 
   // _refresh_body: the body compiled alone, its derived fields copied back.
@@ -144,8 +173,9 @@ class CarriedWeight {
     const int b = body_;
     const bool fixed = m->body_weldid[b] == 0;  // welded to the world: "simple", frame pinned
     std::unique_ptr<mjSpec, void (*)(mjSpec*)> tiny(mj_makeSpec(), mj_deleteSpec);
-    tiny->compiler.inertiagrouprange[0] = inertiagrouprange_[0];
-    tiny->compiler.inertiagrouprange[1] = inertiagrouprange_[1];
+    const Source& src = *source_;
+    tiny->compiler.inertiagrouprange[0] = src.inertiagrouprange[0];
+    tiny->compiler.inertiagrouprange[1] = src.inertiagrouprange[1];
     mjsBody* body = mjs_addBody(mjs_findBody(tiny.get(), "world"), nullptr);
     std::vector<int> geom_ids;
     std::vector<mjsGeom*> tiny_geoms;
@@ -161,9 +191,9 @@ class CarriedWeight {
       g->group = m->geom_group[gid];
       g->contype = m->geom_contype[gid];
       g->conaffinity = m->geom_conaffinity[gid];
-      g->density = geoms_[i].density;
-      g->mass = geoms_[i].mass;
-      g->typeinertia = geoms_[i].typeinertia;
+      g->density = src.geoms[i].density;
+      g->mass = src.geoms[i].mass;
+      g->typeinertia = src.geoms[i].typeinertia;
       tiny_geoms.push_back(g);
     }
     std::vector<int> site_ids;
@@ -181,17 +211,17 @@ class CarriedWeight {
       for (int k = 0; k < 4; ++k) body->iquat[k] = m->body_iquat[4 * b + k];
       for (int k = 0; k < 3; ++k) body->inertia[k] = m->body_inertia[3 * b + k];
     } else {
-      if (inertiafromgeom_ == mjINERTIAFROMGEOM_FALSE ||
-          (inertiafromgeom_ == mjINERTIAFROMGEOM_AUTO && explicit_inertial_)) {
+      if (src.inertiafromgeom == mjINERTIAFROMGEOM_FALSE ||
+          (src.inertiafromgeom == mjINERTIAFROMGEOM_AUTO && src.explicit_inertial)) {
         body->explicitinertial = 1;
         body->mass = m->body_mass[b];
         for (int k = 0; k < 3; ++k) body->ipos[k] = m->body_ipos[3 * b + k];
-        const double scale = m->body_mass[b] / source_mass_;
-        if (std::isfinite(source_fullinertia_[0])) {
-          for (int k = 0; k < 6; ++k) body->fullinertia[k] = source_fullinertia_[k] * scale;
+        const double scale = m->body_mass[b] / src.mass;
+        if (std::isfinite(src.fullinertia[0])) {
+          for (int k = 0; k < 6; ++k) body->fullinertia[k] = src.fullinertia[k] * scale;
         } else {
           for (int k = 0; k < 4; ++k) body->iquat[k] = m->body_iquat[4 * b + k];
-          for (int k = 0; k < 3; ++k) body->inertia[k] = source_inertia_[k] * scale;
+          for (int k = 0; k < 3; ++k) body->inertia[k] = src.inertia[k] * scale;
         }
       } else {
         // The geoms' masses scaled so that the body keeps its (new) mass.
@@ -205,9 +235,9 @@ class CarriedWeight {
           g->mass *= scale;
         }
       }
-      tiny->compiler.boundmass = boundmass_;
-      tiny->compiler.boundinertia = boundinertia_;
-      tiny->compiler.balanceinertia = balanceinertia_;
+      tiny->compiler.boundmass = src.boundmass;
+      tiny->compiler.boundinertia = src.boundinertia;
+      tiny->compiler.balanceinertia = src.balanceinertia;
     }
     std::unique_ptr<mjModel, void (*)(mjModel*)> compiled(Compile(tiny.get()), mj_deleteModel);
     const int adr = m->body_bvhadr[b], num = m->body_bvhnum[b];
@@ -267,18 +297,7 @@ class CarriedWeight {
 
   int body_;
   double low_, high_;
-  std::vector<SourceGeom> geoms_;
-  bool explicit_inertial_ = false;
-  double source_mass_ = 0;
-  double source_inertia_[3] = {0, 0, 0};
-  double source_fullinertia_[6] = {0, 0, 0, 0, 0, 0};
-  // The model file's compiler options that shape a body's inertia.
-  int inertiagrouprange_[2] = {0, 0};
-  mjtInertiaFromGeom inertiafromgeom_ = mjINERTIAFROMGEOM_AUTO;
-  double boundmass_ = 0, boundinertia_ = 0;
-  mjtBool balanceinertia_ = 0;
-  bool keep_meaninertia_ = false, keep_meanmass_ = false, keep_meansize_ = false;
-  bool keep_extent_ = false, keep_center_ = false;
+  std::shared_ptr<const Source> source_;
   std::unique_ptr<mjData, void (*)(mjData*)> scratch_{nullptr, mj_deleteData};
 };
 
