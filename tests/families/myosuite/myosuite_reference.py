@@ -43,6 +43,15 @@ def make_reference(task_id: str, **kwargs):
     return gymnasium.make(task_id, **kwargs)
 
 
+def model_arrays(model) -> dict[str, np.ndarray]:
+    """Every array of a compiled MuJoCo model, by name (to compare two models field by field)."""
+    return {
+        name: value
+        for name in dir(model)
+        if not name.startswith("_") and isinstance(value := getattr(model, name), np.ndarray)
+    }
+
+
 @dataclasses.dataclass
 class Mismatch:
     step: int

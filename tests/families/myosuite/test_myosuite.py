@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from myosuite_reference import make_reference, run_aligned
+from myosuite_reference import make_reference, model_arrays, run_aligned
 
 import envfleet
 from envfleet.families import myosuite as family
@@ -176,10 +176,7 @@ def test_the_carried_weight_refreshes_the_model_as_the_reference_does(tmp_path):
             with open(path, "wb") as f:
                 f.write(ours)
             mine = mujoco.MjModel.from_binary_path(path)
-            for name in dir(model):
-                theirs = getattr(model, name)
-                if name.startswith("_") or not isinstance(theirs, np.ndarray):
-                    continue
+            for name, theirs in model_arrays(model).items():
                 if name == "site_pos":  # the reset's pose target (wrist_target), not the weight's
                     theirs = np.delete(theirs, model.site("wrist_target").id, axis=0)
                     np.testing.assert_array_equal(
@@ -235,10 +232,8 @@ def test_the_carried_weight_refresh_is_the_references_for_any_body(kind, tmp_pat
         ours = _myosuite._with_carried_weight(ours, str(xml), "w", weight)
         (tmp_path / "ours.mjb").write_bytes(ours)
         mine = mujoco.MjModel.from_binary_path(str(tmp_path / "ours.mjb"))
-        for name in dir(theirs):
-            value = getattr(theirs, name)
-            if not name.startswith("_") and isinstance(value, np.ndarray):
-                np.testing.assert_array_equal(getattr(mine, name), value, f"{name}, {weight}")
+        for name, value in model_arrays(theirs).items():
+            np.testing.assert_array_equal(getattr(mine, name), value, f"{name}, {weight}")
     if kind != "welded":  # what the refresh is for: the inertia follows the weight
         assert not np.array_equal(mine.body_inertia[body], mujoco.MjModel.from_xml_path(
             str(xml)).body_inertia[body])  # fmt: skip

@@ -8,18 +8,10 @@ import os
 import mujoco
 import numpy as np
 import pytest
-from myosuite_reference import import_myosuite
+from myosuite_reference import import_myosuite, model_arrays
 
 import envfleet
 from envfleet.families.myosuite import recipes
-
-
-def model_arrays(model: mujoco.MjModel) -> dict[str, np.ndarray]:
-    return {
-        name: value
-        for name in dir(model)
-        if not name.startswith("_") and isinstance(value := getattr(model, name), np.ndarray)
-    }
 
 
 def reference_model(recipe: str) -> mujoco.MjModel:
