@@ -154,17 +154,23 @@ def cpp_tests_executable():
 
 
 def pytest_configure(config):
-    """Meta-World's models come from the metaworld package, which the test extra cannot list
-    (it pins another MuJoCo than envfleet's): it is installed alone into envfleet's cache folder
-    (``envfleet.families.metaworld.install()``, once) before any test makes a Meta-World env.
-    Where that fails (no network), the Meta-World tests fail naming the missing folder."""
-    from envfleet.families import metaworld
+    """Meta-World's models come from the metaworld package, and the MyoSuite key-turn tasks'
+    hand from myosuite's, which the test extra cannot list (metaworld pins another MuJoCo than
+    envfleet's, myosuite another Gymnasium): each is installed alone into envfleet's cache
+    folder (``envfleet.families.<family>.install()``, once) before any test makes one of their
+    envs. Where that fails (no network), the tests that need them fail naming what is missing."""
+    from envfleet.families import metaworld, myosuite
 
     if not os.path.isdir(metaworld.assets_dir()):
         try:
             metaworld.install()
         except Exception as exc:  # reported; the tests that need the models then fail
             print(f"\nenvfleet: could not install metaworld's models: {exc}", file=sys.stderr)
+    if not myosuite.recipes.myosuite_dir():
+        try:
+            myosuite.install()
+        except Exception as exc:  # reported, as above
+            print(f"\nenvfleet: could not install myosuite's models: {exc}", file=sys.stderr)
 
 
 # ---- the order of the test files ------------------------------------------------------------

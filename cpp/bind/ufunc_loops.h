@@ -1,13 +1,16 @@
-// BindUfuncLoops(): reads NumPy's float32 exp loop from the np.exp ufunc object and installs it
-// for cpp/common/numpy/ufunc_loops.h (NpExpF). Called by a module's NB_MODULE body (GIL held);
-// a module whose envs compute np.exp of float32 arrays calls it once.
+// BindUfuncLoops(): reads NumPy's float32 exp loop from the np.exp ufunc object and its float64
+// dot function from the float64 dtype, and installs them for cpp/common/numpy/ufunc_loops.h
+// (NpExpF, NumpyDot). Called by a module's NB_MODULE body (GIL held); a module whose envs compute
+// np.exp of float32 arrays or float64 dot products calls it once. It uses NumPy's C-API
+// table, which the including translation unit holds (bind/env_module.h: no
+// PY_ARRAY_UNIQUE_SYMBOL), and imports it.
 #ifndef ENVFLEET_BIND_UFUNC_LOOPS_H_
 #define ENVFLEET_BIND_UFUNC_LOOPS_H_
 
 #include <nanobind/nanobind.h>
 
 #define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
-#include <numpy/ndarraytypes.h>
+#include <numpy/arrayobject.h>
 #include <numpy/ufuncobject.h>
 
 #include <cstring>
@@ -38,6 +41,12 @@ inline void BindUfuncLoops() {
   namespace nb = nanobind;
   nb::object exp = nb::module_::import_("numpy").attr("exp");
   numpy_math::SetExpFloat32Loop(UnaryUfuncLoop(exp.ptr(), NPY_FLOAT));
+  if (_import_array() < 0) throw nb::python_error();
+  PyArray_Descr* float64 = PyArray_DescrFromType(NPY_DOUBLE);  // a new reference
+  if (float64 == nullptr) throw nb::python_error();
+  numpy_math::SetDoubleDot(
+      reinterpret_cast<numpy_math::DotFunc>(PyDataType_GetArrFuncs(float64)->dotfunc));
+  Py_DECREF(float64);
 }
 
 }  // namespace bind

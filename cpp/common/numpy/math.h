@@ -275,7 +275,9 @@ inline double DgemvTRowDot(const double* a, const double* x, int body, int kerne
 // kernel for AVX-512 CPUs (SkylakeX, used on Intel and AMD Zen 4 CPUs with AVX-512) fuses each
 // multiply-add, the Haswell-class kernel for other x86-64 CPUs does not (measured against
 // NumPy 2.4 / OpenBLAS 0.3.31 on both kinds of CPU). Longer vectors go through the block
-// kernel, whose order is not reproduced here: the tasks' vectors are short.
+// kernel, whose order is not reproduced here: the tasks' vectors are short. (A module that
+// binds NumPy's own functions, bind/ufunc_loops.h, calls NumPy's dot for any length instead:
+// NumpyDot in common/numpy/ufunc_loops.h.)
 inline double NpDotSelf(const double* v, int n) {
   static const bool fused = internal::HasOpenBlasFusedDdot();
   double dot = 0.0;

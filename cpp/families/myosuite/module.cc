@@ -4,10 +4,12 @@
 #include <mujoco/mujoco.h>
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "bind/env_module.h"
 #include "bind/error_text.h"
@@ -15,6 +17,7 @@
 #include "common/mujoco/handlers.h"
 #include "core/registry.h"
 #include "families/myosuite/carried_weight.h"
+#include "families/myosuite/key_turn.h"
 #include "families/myosuite/pose.h"
 #include "families/myosuite/reach.h"
 
@@ -23,6 +26,8 @@ namespace {
 
 EnvTypeMap MyoSuiteTypes() {
   EnvTypeMap types;
+  types["KeyTurn"] =
+      robotics::MakeRobotType<myosuite::KeyTurnEnv>(myosuite::KeyTurnEnv::DefaultConfig());
   types["Pose"] = robotics::MakeRobotType<myosuite::PoseEnv>(myosuite::PoseEnv::DefaultConfig());
   types["Reach"] = robotics::MakeRobotType<myosuite::ReachEnv>(myosuite::ReachEnv::DefaultConfig());
   return types;
@@ -47,17 +52,25 @@ nanobind::bytes WithCarriedWeight(nanobind::bytes model, const std::string& xml_
   return nanobind::bytes(out.data(), out.size());
 }
 
+// For the tests: np.linalg.norm of a float64 vector as the tasks compute it (NumpyNorm).
+double NumpyNorm(const std::vector<double>& v) {
+  return numpy_math::NumpyNorm(v.data(), static_cast<int64_t>(v.size()));
+}
+
 }  // namespace
 }  // namespace envfleet
 
 NB_MODULE(_myosuite, m) {
   m.doc() = "envfleet's MyoSuite family: myosuite's musculoskeletal tasks on myo-sim's models.";
   envfleet::InstallMujocoHandlers();
-  envfleet::bind::BindUfuncLoops();  // NumPy's float32 exp, for the muscles' sigmoid
+  // NumPy's float32 exp (the muscles' sigmoid) and float64 dot (KeyTurn's norms).
+  envfleet::bind::BindUfuncLoops();
   static envfleet::EnvTypeMap types = envfleet::MyoSuiteTypes();
   envfleet::bind::BindEnvModule<envfleet::MyoSuiteModule>(m, types);
   envfleet::bind::RegisterErrorTextTranslator();
   m.def("_with_carried_weight", &envfleet::WithCarriedWeight, nanobind::arg("model"),
         nanobind::arg("xml_path"), nanobind::arg("body"), nanobind::arg("weight"),
         "A reset's carried-weight edit of an MJB model (for the tests).");
+  m.def("_numpy_norm", &envfleet::NumpyNorm, nanobind::arg("v"),
+        "np.linalg.norm(v) of a float64 vector as the tasks compute it (for the tests).");
 }

@@ -455,8 +455,16 @@ class MyoEnv : public robotics::RobotEnv {
     *out.Get<bool>(first + terms_values_.size()) = solved_;
   }
 
-  // The env's model, whose site_pos (or, after OwnWholeModel, every field) is its own.
+  // The env's model, whose site_pos (and body_pos after OwnBodyPos, or every field after
+  // OwnWholeModel) is its own.
   mjModel* own_model() { return whole_model_ ? whole_model_.get() : &own_model_; }
+
+  // From here on the env's body_pos is its own too (a task whose resets move a body: the
+  // KeyTurn key). Called before OwnWholeModel, if at all.
+  void OwnBodyPos() {
+    body_pos_.assign(model_->body_pos, model_->body_pos + 3 * model_->nbody);
+    own_model_.body_pos = body_pos_.data();
+  }
 
   // From here on the env steps a deep copy of the model (mj_copyModel), for the tasks whose
   // resets edit more than site_pos (the elbow's carried weight: masses, sizes, inertias and
@@ -500,7 +508,7 @@ class MyoEnv : public robotics::RobotEnv {
   }
 
   mjModel own_model_;
-  std::vector<double> site_pos_;
+  std::vector<double> site_pos_, body_pos_;
   std::unique_ptr<mjModel, void (*)(mjModel*)> whole_model_{nullptr, mj_deleteModel};
   std::vector<int> muscles_;
   std::vector<float> ctrl_, excitation_;

@@ -6,6 +6,10 @@ episode ends a task's ``done`` makes; the options' checks; frames."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from myosuite_reference import make_reference, model_arrays, run_aligned
@@ -275,9 +279,10 @@ def test_the_same_seed_gives_the_same_episodes_for_any_threads_and_batch():
         np.testing.assert_array_equal(one[eid], many[eid])
 
 
-# The exoskeleton's weight changes size at every reset (myoElbowPose1D6MExoRandom-v0).
+# The exoskeleton's weight changes size at every reset (myoElbowPose1D6MExoRandom-v0), the key
+# moves (myoHandKeyTurnRandom-v0).
 FRAME_IDS = ["myoFingerPoseRandom-v0", "myoElbowPose1D6MExoRandom-v0", "myoFingerReachRandom-v0",
-             "myoHandPoseRandom-v0", "myoArmReachRandom-v0"]  # fmt: skip
+             "myoHandPoseRandom-v0", "myoArmReachRandom-v0", "myoHandKeyTurnRandom-v0"]  # fmt: skip
 
 
 @pytest.mark.parametrize("task_id", FRAME_IDS)
@@ -315,3 +320,38 @@ def test_from_pixels_observes_the_rendered_frames():
         assert obs.shape == (2, 3, 84, 84)
     finally:
         env.close()
+
+
+def test_norms_are_numpys_for_any_length():
+    """KeyTurn's norms (np.linalg.norm with no axis) are NumPy's dot product, through the BLAS
+    NumPy ships, whose sums differ from a plain loop's in the last bit for most vectors: the
+    module calls NumPy's own float64 dot function (common/numpy/ufunc_loops.h)."""
+    from envfleet import _myosuite
+
+    rng = np.random.default_rng(0)
+    plain_differs = 0
+    for n in [*range(0, 70), 100, 1000]:
+        for _ in range(20):
+            v = rng.standard_normal(n) * rng.uniform(1e-3, 1e3)
+            assert _myosuite._numpy_norm(v.tolist()) == np.linalg.norm(v), n
+            plain_differs += float(np.sqrt(sum(x * x for x in v))) != np.linalg.norm(v)
+    assert plain_differs > 100  # so the test can tell NumPy's sum from a plain loop's
+
+
+def test_the_key_turn_tasks_say_how_to_install_myosuite_where_it_is_missing(tmp_path):
+    """Their hand is built from myosuite's own model files: without myosuite 3.0.0 (installed,
+    or in envfleet's cache folder, here an empty one), make names the way to install it."""
+    code = (
+        "import envfleet\n"
+        "try:\n"
+        "    envfleet.make('myoHandKeyTurnFixed-v0')\n"
+        "except ValueError as exc:\n"
+        "    print('ValueError:', exc)\n"
+    )
+    env = {**os.environ, "ENVFLEET_CACHE_DIR": str(tmp_path)}
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          timeout=300)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "ValueError:" in proc.stdout, proc.stdout
+    for words in ("myosuite 3.0.0", "envfleet.families.myosuite.install()", str(tmp_path)):
+        assert words in proc.stdout, proc.stdout

@@ -8,7 +8,7 @@ reference's registration kwargs, as options) and its rule for the muscle conditi
 that starts with ``myo`` also registered as ``myoSarc...`` (sarcopenia: peak muscle forces
 halved) and ``myoFati...`` (3CC-r muscle fatigue), and every ``myoHand...`` id also as
 ``myoReaf...`` (reafferentation: EIP's command drives EPL). Ported so far: the finger and elbow
-tasks (PoseEnvV0, ReachEnvV0), the hand's pose and reach tasks and the arm's reach
+tasks (PoseEnvV0, ReachEnvV0), the hand's pose, reach and key-turn tasks and the arm's reach
 tasks; docs/families/myosuite.md lists what is not yet.
 
 Each env is the reference's task as ``gymnasium.make(id)`` builds it: a float64 observation
@@ -18,11 +18,16 @@ reward terms and ``solved``, termination on the task's ``done`` or an unstable s
 the id's time limit.
 
 The models are read from the installed myo_sim package (``pip install envfleet[myosuite]``);
-``assets_dir`` is its ``models`` folder.
+``assets_dir`` is its ``models`` folder. The key-turn tasks' hand is myosuite's own (its
+``envs/myo/assets/hand/assets`` files, which myo-sim does not ship): myosuite 3.0.0 is
+installed alone for them by :func:`install` (or ``pip install --no-deps myosuite==3.0.0``;
+it cannot be installed with its dependencies beside envfleet, which needs gymnasium>=1.3).
 """
 
 from __future__ import annotations
 
+import math
+from pathlib import Path
 from typing import Any
 
 from envfleet.families._assets import package_dir
@@ -197,6 +202,15 @@ BASE_TASKS.update({
         target_high=[c + d for c, d in zip(ARM_TIP, ARM_SPREAD, strict=True)], far_th=1.3)),
 })  # fmt: skip
 
+# The legacy hand and its key, of the reference's hand_keyturn recipe (recipes.py): built from
+# myosuite's own model files (install()); its names have no side suffix.
+KEY_HAND = dict(assets_dir=recipes.REGISTERED_DIR, xml_file="hand_keyturn.mjb")
+BASE_TASKS.update({
+    "myoHandKeyTurnFixed-v0": ("KeyTurn", 200, dict(KEY_HAND)),
+    "myoHandKeyTurnRandom-v0": ("KeyTurn", 200, dict(
+        KEY_HAND, key_init_range=[-math.pi / 2, math.pi / 2], goal_th=2 * math.pi)),
+})  # fmt: skip
+
 CONDITIONS = {"Sarc": "sarcopenia", "Fati": "fatigue", "Reaf": "reafferentation"}
 
 
@@ -209,6 +223,17 @@ def variants(task_id: str) -> dict[str, str]:
         for prefix in ("Sarc", "Fati") + (("Reaf",) if task_id.startswith("myoHand") else ()):
             out[f"myo{prefix}{task_id[3:]}"] = CONDITIONS[prefix]
     return out
+
+
+def install() -> str:
+    """Installs myosuite 3.0.0 alone (``pip install --no-deps``, none of its dependencies) into
+    envfleet's cache folder, unless it is there already, for its own model files, which the
+    KeyTurn tasks' model is built from (myo-sim does not ship them); returns the package's
+    folder. (A myosuite 3.0.0 installed in the environment serves as well.)"""
+    from envfleet.bench.references import MYOSUITE, install_alone
+
+    install_alone(*MYOSUITE, Path(recipes.myosuite_cache_dir()))
+    return recipes.myosuite_dir()
 
 
 def models_dir() -> str:

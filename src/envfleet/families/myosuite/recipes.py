@@ -1,7 +1,9 @@
 """The models myosuite 3.0.0 builds from MjSpec recipes (``myosuite/core/model_recipes.py``)
 rather than reads from a file: myo-sim 0.2.3 ships no whole hand model, and the reference
 composes it with myo-sim's own builder; the arm of the reach tasks is myo-sim's composed arm
-with the edits of the reference's ``myoedits`` module. envfleet runs the same builder (myo-sim
+with the edits of the reference's ``myoedits`` module; the key-turn tasks' hand is the legacy
+hand of myosuite's own model files (read from myosuite 3.0.0, installed alone: see
+``myosuite_dir``) with a key. envfleet runs the same builder (myo-sim
 is the models' source, installed by ``envfleet[myosuite]``), makes the recipe's edits through
 mujoco's MjSpec, and writes the compiled model as an MJB file into its cache folder, once per
 myo-sim and MuJoCo version: the C++ env loads it as it is (an MJB holds the compiled model
@@ -133,7 +135,149 @@ def _arm_reaching() -> Any:
     return spec
 
 
-RECIPES: dict[str, Callable[[], Any]] = {"hand_pose": _hand_pose, "arm_reaching": _arm_reaching}
+# ---- The legacy hand: the seed of the contact tasks (KeyTurn; ObjHold and PenTwirl to come) --
+
+# myosuite 3.0.0 itself, whose own model files (envs/myo/assets) the legacy hand and the leg and
+# torso tasks read: myo-sim 0.2.3 does not ship them.
+MYOSUITE_VERSION = "3.0.0"
+
+
+def _myosuite_in(folder: str) -> str:
+    """The package folder of myosuite MYOSUITE_VERSION installed in ``folder`` (a site-packages
+    or a ``pip install --target`` folder), or ""."""
+    for dist in importlib.metadata.distributions(name="myosuite", path=[folder]):
+        if dist.version == MYOSUITE_VERSION:
+            return os.path.join(folder, "myosuite")
+    return ""
+
+
+def myosuite_cache_dir() -> str:
+    """Where :func:`envfleet.families.myosuite.install` puts myosuite (installed alone, no
+    dependencies): the folder the tests' and the bench's reference is installed into."""
+    from envfleet.bench.references import MYOSUITE, cache_folder
+
+    return str(cache_folder(*MYOSUITE))
+
+
+def myosuite_dir() -> str:
+    """The myosuite MYOSUITE_VERSION package whose model files the family reads: the installed
+    one when it is that version (located, not imported: it needs gymnasium<1.3), else the one
+    in envfleet's cache folder; "" when there is neither."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("myosuite")
+    except (ImportError, ValueError):
+        spec = None
+    if spec is not None and spec.submodule_search_locations:
+        installed = list(spec.submodule_search_locations)[0]
+        if _myosuite_in(os.path.dirname(installed)):
+            return installed
+    return _myosuite_in(myosuite_cache_dir())
+
+
+def myosuite_assets_dir() -> str:
+    """myosuite's model files (``myosuite/envs/myo/assets``); raises ValueError saying how to
+    install them where they are missing."""
+    folder = myosuite_dir()
+    if not folder:
+        raise ValueError(
+            f"this task's model is built from myosuite {MYOSUITE_VERSION}'s own model files, "
+            f"which myo-sim does not ship, and myosuite {MYOSUITE_VERSION} is not installed: "
+            "run envfleet.families.myosuite.install() (pip install --no-deps into envfleet's "
+            f"cache folder, {myosuite_cache_dir()}), or pip install --no-deps "
+            f"myosuite=={MYOSUITE_VERSION}"
+        )
+    return os.path.join(folder, "envs", "myo", "assets")
+
+
+def _legacy_hand() -> Any:
+    """_legacy_hand_builder: myosuite's own hand files (``hand/assets/myohand_{assets,body}
+    .xml``, the hand of the public policies: it lists cmc_abduction before cmc_flexion, and its
+    names have no side suffix) with myo-sim's scene, its meshes read from myo-sim's models
+    folder. (The reference includes a copy of the scene file whose relative paths its resolver
+    made absolute; the paths resolve to the same files.)"""
+    import mujoco
+    import myo_sim
+
+    hand = os.path.join(myosuite_assets_dir(), "hand", "assets")
+    sim_root = str(myo_sim.MODELS_DIR).rstrip("/") + "/"
+    seed = f"""
+    <mujoco model="MyoHand legacy task seed">
+      <include file="assets/myohand_assets.xml"/>
+      <include file="{sim_root}scene/myosuite_scene.xml"/>
+      <compiler meshdir="{sim_root}" texturedir="{sim_root}"/>
+      <worldbody>
+        <include file="assets/myohand_body.xml"/>
+      </worldbody>
+    </mujoco>
+    """
+    include = {}
+    for name in ("myohand_assets.xml", "myohand_body.xml"):
+        with open(os.path.join(hand, name), "rb") as file:
+            include[f"assets/{name}"] = file.read()
+    return mujoco.MjSpec.from_string(seed, include=include)
+
+
+# _hand_keyturn's key: a body in the world (the model's last), turning about its x axis.
+KEY_POS = [-0.15, -0.55, 1.425]
+KEY_EULER = [0.0, 0.0, 2.2]
+KEY_RGBA = [0.6, 0.6, 0.5, 1.0]
+
+
+def _hand_keyturn() -> Any:
+    """hand_keyturn: the legacy hand and a key (head, shaft and bow; a damped hinge with
+    friction; a visual site and the ``keyhead`` site the task observes)."""
+    import mujoco
+
+    spec = _legacy_hand()
+    key = spec.worldbody.add_body()
+    key.name = "key"
+    key.pos = KEY_POS
+    key.alt.type = mujoco.mjtOrientation.mjORIENTATION_EULER
+    spec.compiler.degree = False
+    key.alt.euler = KEY_EULER
+    geoms = [  # (name, type, size, pos, euler)
+        ("keyhead", mujoco.mjtGeom.mjGEOM_ELLIPSOID, [0.030, 0.030, 0.004], None, None),
+        ("", mujoco.mjtGeom.mjGEOM_CAPSULE, [0.005, 0.070, 0.0], [-0.045, 0.0, 0.0],
+         [0.0, 1.57, 0.0]),
+        ("", mujoco.mjtGeom.mjGEOM_BOX, [0.015, 0.010, 0.004], [-0.1, 0.008, 0.0], None),
+    ]  # fmt: skip
+    for name, kind, size, pos, euler in geoms:
+        geom = key.add_geom()
+        if name:
+            geom.name = name
+        geom.type = kind
+        geom.size = size
+        if pos is not None:
+            geom.pos = pos
+        if euler is not None:
+            geom.alt.type = mujoco.mjtOrientation.mjORIENTATION_EULER
+            geom.alt.euler = euler
+        geom.contype = 1
+        geom.conaffinity = 1
+        geom.rgba = KEY_RGBA
+    joint = key.add_joint()
+    joint.name = "keyjoint"
+    joint.type = mujoco.mjtJoint.mjJNT_HINGE
+    joint.axis = [1.0, 0.0, 0.0]
+    joint.frictionloss = 0.02
+    joint.damping = [0.1, 0.0, 0.0]
+    visual = key.add_site()
+    visual.type = mujoco.mjtGeom.mjGEOM_SPHERE
+    visual.size = [0.03, 0.03, 0.03]
+    visual.rgba = [0.5, 0.7, 0.8, 0.3]
+    site = key.add_site()
+    site.name = "keyhead"
+    site.size = [0.005, 0.005, 0.005]
+    return spec
+
+
+RECIPES: dict[str, Callable[[], Any]] = {
+    "hand_pose": _hand_pose,
+    "arm_reaching": _arm_reaching,
+    "hand_keyturn": _hand_keyturn,
+}
 
 
 @functools.cache
