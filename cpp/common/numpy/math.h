@@ -16,6 +16,7 @@
 //   NpClip           np.clip on float64 (NaN stays NaN).
 //   NpDotSelf/NpNorm v.dot(v) and np.linalg.norm of a short float64 vector (BLAS ddot, left to
 //                    right, fused on CPUs where OpenBLAS's AVX-512 kernel runs).
+//   NpEinsumDot      np.einsum("...i,...i", a, b) of a short float64 vector: two lanes.
 //   NpMatVec         A @ x of a small C-contiguous float64 matrix and vector (e.g. jacp @ qvel):
 //                    OpenBLAS's dgemv_t (ddot for one row) in its summation order.
 // Elsewhere each product and sum is rounded on its own, as in NumPy: envfleet compiles with
@@ -283,6 +284,21 @@ inline double NpDotSelf(const double* v, int n) {
   double dot = 0.0;
   for (int i = 0; i < n; ++i) dot = fused ? std::fma(v[i], v[i], dot) : dot + v[i] * v[i];
   return dot;
+}
+
+// np.einsum("...i,...i", a, b) of two short contiguous float64 vectors (n < 8): NumPy's
+// sum_of_products_contig_contig_outstride0_two (einsum_sumprod.c.src), which is compiled for
+// the wheels' baseline (X86_V2, not dispatched), so its vectors have two lanes on every
+// x86-64 CPU: lane 0 sums the products of the even elements, lane 1 of the odd ones, in order
+// from 0.0 (the tail's missing lane adds a 0.0), and the result is 0.0 + (lane 0 + lane 1).
+// (From 8 values on, an unrolled loop of four vectors changes the order; not needed here.)
+inline double NpEinsumDot(const double* a, const double* b, int n) {
+  double lane[2] = {0.0, 0.0};
+  for (int i = 0; i < n; i += 2) {
+    lane[0] = lane[0] + a[i] * b[i];
+    lane[1] = lane[1] + (i + 1 < n ? a[i + 1] * b[i + 1] : 0.0);
+  }
+  return 0.0 + (lane[0] + lane[1]);
 }
 
 // np.linalg.norm(v) / norm(v, ord=2) of a short float64 vector: sqrt(v.dot(v)).

@@ -455,15 +455,20 @@ class MyoEnv : public robotics::RobotEnv {
     *out.Get<bool>(first + terms_values_.size()) = solved_;
   }
 
-  // The env's model, whose site_pos (and body_pos after OwnBodyPos, or every field after
-  // OwnWholeModel) is its own.
+  // The env's model, whose site_pos (and body_pos or body_quat after OwnBodyPos or
+  // OwnBodyQuat, or every field after OwnWholeModel) is its own.
   mjModel* own_model() { return whole_model_ ? whole_model_.get() : &own_model_; }
 
-  // From here on the env's body_pos is its own too (a task whose resets move a body: the
-  // KeyTurn key). Called before OwnWholeModel, if at all.
+  // From here on the env's body_pos (or body_quat) is its own too: a task whose resets move a
+  // body (the KeyTurn key) or turn one (the PenTwirl target). Called before OwnWholeModel, if
+  // at all.
   void OwnBodyPos() {
     body_pos_.assign(model_->body_pos, model_->body_pos + 3 * model_->nbody);
     own_model_.body_pos = body_pos_.data();
+  }
+  void OwnBodyQuat() {
+    body_quat_.assign(model_->body_quat, model_->body_quat + 4 * model_->nbody);
+    own_model_.body_quat = body_quat_.data();
   }
 
   // From here on the env steps a deep copy of the model (mj_copyModel), for the tasks whose
@@ -508,7 +513,7 @@ class MyoEnv : public robotics::RobotEnv {
   }
 
   mjModel own_model_;
-  std::vector<double> site_pos_, body_pos_;
+  std::vector<double> site_pos_, body_pos_, body_quat_;
   std::unique_ptr<mjModel, void (*)(mjModel*)> whole_model_{nullptr, mj_deleteModel};
   std::vector<int> muscles_;
   std::vector<float> ctrl_, excitation_;

@@ -123,6 +123,22 @@ def test_reach_options_are_checked():
                       target_high=[6.0, 6.0, 6.0])  # fmt: skip
 
 
+def test_key_turn_and_pen_twirl_options_are_checked():
+    with pytest.raises(ValueError, match="key_init_range must be"):
+        envfleet.make("myoHandKeyTurnRandom-v0", num_envs=1, key_init_range=[1.0, -1.0])
+    with pytest.raises(ValueError, match="key_init_range must be"):
+        envfleet.make("myoHandKeyTurnFixed-v0", num_envs=1, key_init_range=[0.0])
+    with pytest.raises(ValueError, match="target_orientation must be"):
+        envfleet.make("myoHandPenTwirlFixed-v0", num_envs=1, target_orientation="sideways")
+    # Each task needs its own model: the hand of the pose tasks has no key, the key's no pen.
+    with pytest.raises(ValueError, match="no site named 'keyhead'"):
+        envfleet.make("myoHandKeyTurnFixed-v0", num_envs=1, xml_file="hand_pose.mjb")
+    with pytest.raises(ValueError, match="KeyTurn needs a model"):
+        envfleet.make("myoHandKeyTurnFixed-v0", num_envs=1, xml_file="hand_pen.mjb")
+    with pytest.raises(ValueError, match="PenTwirl needs a model"):
+        envfleet.make("myoHandPenTwirlFixed-v0", num_envs=1, xml_file="hand_keyturn.mjb")
+
+
 def test_reafferentation_needs_the_muscles_it_reroutes():
     with pytest.raises(ValueError, match="no actuator named 'EPL'"):
         envfleet.make("myoFingerPoseRandom-v0", num_envs=1, muscle_condition="reafferentation")
@@ -280,9 +296,10 @@ def test_the_same_seed_gives_the_same_episodes_for_any_threads_and_batch():
 
 
 # The exoskeleton's weight changes size at every reset (myoElbowPose1D6MExoRandom-v0), the key
-# moves (myoHandKeyTurnRandom-v0).
+# moves (myoHandKeyTurnRandom-v0), the target pen turns (myoHandPenTwirlRandom-v0).
 FRAME_IDS = ["myoFingerPoseRandom-v0", "myoElbowPose1D6MExoRandom-v0", "myoFingerReachRandom-v0",
-             "myoHandPoseRandom-v0", "myoArmReachRandom-v0", "myoHandKeyTurnRandom-v0"]  # fmt: skip
+             "myoHandPoseRandom-v0", "myoArmReachRandom-v0", "myoHandKeyTurnRandom-v0",
+             "myoHandPenTwirlRandom-v0"]  # fmt: skip
 
 
 @pytest.mark.parametrize("task_id", FRAME_IDS)

@@ -16,7 +16,7 @@ from envfleet.families.myosuite import recipes
 
 def reference_model(recipe: str) -> mujoco.MjModel:
     """The reference's model of what ``recipe`` builds: its recipe of that name (hand_pose,
-    hand_keyturn), or its full_arm recipe edited by myoedits' edit_fn_arm_reaching, as its
+    hand_keyturn, hand_pen), or its full_arm recipe edited by myoedits' edit_fn_arm_reaching, as its
     envs build them."""
     import_myosuite()
     from myosuite.core.model_builder import build_from_recipe
@@ -30,7 +30,12 @@ def reference_model(recipe: str) -> mujoco.MjModel:
 
 @pytest.mark.parametrize(
     ("recipe", "sizes"),
-    [("hand_pose", (23, 39, 39)), ("arm_reaching", (18, 50, 50)), ("hand_keyturn", (24, 39, 39))],
+    [
+        ("hand_pose", (23, 39, 39)),
+        ("arm_reaching", (18, 50, 50)),
+        ("hand_keyturn", (24, 39, 39)),
+        ("hand_pen", (29, 39, 39)),
+    ],
 )
 def test_a_recipe_model_is_the_references(recipe, sizes, tmp_path):
     """Built here (not read from the cache folder): a model records the paths of its mesh files

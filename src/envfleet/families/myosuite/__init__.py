@@ -8,8 +8,8 @@ reference's registration kwargs, as options) and its rule for the muscle conditi
 that starts with ``myo`` also registered as ``myoSarc...`` (sarcopenia: peak muscle forces
 halved) and ``myoFati...`` (3CC-r muscle fatigue), and every ``myoHand...`` id also as
 ``myoReaf...`` (reafferentation: EIP's command drives EPL). Ported so far: the finger and elbow
-tasks (PoseEnvV0, ReachEnvV0), the hand's pose, reach and key-turn tasks and the arm's reach
-tasks; docs/families/myosuite.md lists what is not yet.
+tasks (PoseEnvV0, ReachEnvV0), the hand's pose, reach, key-turn and pen-twirl tasks and the
+arm's reach tasks; docs/families/myosuite.md lists what is not yet.
 
 Each env is the reference's task as ``gymnasium.make(id)`` builds it: a float64 observation
 (its obs keys, in order; the reference returns these values cast to float32), a float32 action
@@ -18,8 +18,8 @@ reward terms and ``solved``, termination on the task's ``done`` or an unstable s
 the id's time limit.
 
 The models are read from the installed myo_sim package (``pip install envfleet[myosuite]``);
-``assets_dir`` is its ``models`` folder. The key-turn tasks' hand is myosuite's own (its
-``envs/myo/assets/hand/assets`` files, which myo-sim does not ship): myosuite 3.0.0 is
+``assets_dir`` is its ``models`` folder. The key-turn and pen-twirl tasks' hand is myosuite's
+own (its ``envs/myo/assets/hand/assets`` files, which myo-sim does not ship): myosuite 3.0.0 is
 installed alone for them by :func:`install` (or ``pip install --no-deps myosuite==3.0.0``;
 it cannot be installed with its dependencies beside envfleet, which needs gymnasium>=1.3).
 """
@@ -211,6 +211,14 @@ BASE_TASKS.update({
         KEY_HAND, key_init_range=[-math.pi / 2, math.pi / 2], goal_th=2 * math.pi)),
 })  # fmt: skip
 
+# The legacy hand with a pen and a target pen, of the reference's hand_pen recipe: the Random
+# ids turn the target at every reset.
+PEN_HAND = dict(assets_dir=recipes.REGISTERED_DIR, xml_file="hand_pen.mjb", frame_skip=5)
+BASE_TASKS.update({
+    "myoHandPenTwirlFixed-v0": ("PenTwirl", 50, dict(PEN_HAND)),
+    "myoHandPenTwirlRandom-v0": ("PenTwirl", 50, dict(PEN_HAND, target_orientation="random")),
+})  # fmt: skip
+
 CONDITIONS = {"Sarc": "sarcopenia", "Fati": "fatigue", "Reaf": "reafferentation"}
 
 
@@ -228,8 +236,8 @@ def variants(task_id: str) -> dict[str, str]:
 def install() -> str:
     """Installs myosuite 3.0.0 alone (``pip install --no-deps``, none of its dependencies) into
     envfleet's cache folder, unless it is there already, for its own model files, which the
-    KeyTurn tasks' model is built from (myo-sim does not ship them); returns the package's
-    folder. (A myosuite 3.0.0 installed in the environment serves as well.)"""
+    KeyTurn and PenTwirl tasks' models are built from (myo-sim does not ship them); returns the
+    package's folder. (A myosuite 3.0.0 installed in the environment serves as well.)"""
     from envfleet.bench.references import MYOSUITE, install_alone
 
     install_alone(*MYOSUITE, Path(recipes.myosuite_cache_dir()))

@@ -273,10 +273,99 @@ def _hand_keyturn() -> Any:
     return spec
 
 
+# _add_pen_props: the pen (a free body: three slides and three hinges), its grasp zone, and a
+# static target pen whose orientation the Random ids draw. Geoms: (name, type, size, pos,
+# rgba), the first of each pen its body, the others decoration without contacts.
+PEN_POS = [-0.230, -0.530, 1.445]
+TARGET_PEN_POS = [0.0, -0.54, 1.382]
+PEN_DECORATION = [
+    ("top", "cylinder", [0.017, 0.020, 0.0], [0, 0, -0.0455]),
+    ("bot", "cylinder", [0.013, 0.002, 0.0], [0, 0, 0.067]),
+    ("cli", "box", [0.004, 0.006, 0.03], [-0.015, 0, -0.0255]),
+]
+PEN_ENDS = [("top", [0.0, 0.0, 0.065], [0.8, 0.2, 0.2, 1.0]),
+            ("bottom", [0.0, 0.0, -0.065], [0.2, 0.8, 0.2, 1.0])]  # fmt: skip
+
+
+def _add_pen(spec: Any, name: str, pos: list[float], prefix: str, sites: str,
+             rgba: list[float], decoration_rgba: list[float]) -> Any:  # fmt: skip
+    """A pen body: its cylinder, the decoration geoms (their names prefixed), and the sites at
+    its two ends (``<sites>_top``, ``<sites>_bottom``)."""
+    import mujoco
+
+    body = spec.worldbody.add_body()
+    body.name = name
+    body.pos = pos
+    pen = body.add_geom()
+    pen.name = name.lower() if name == "target" else "pen"
+    pen.type = mujoco.mjtGeom.mjGEOM_CYLINDER
+    pen.size = [0.015, 0.065, 0.0]
+    pen.condim = 4
+    pen.rgba = rgba
+    for geom_name, kind, size, at in PEN_DECORATION:
+        geom = body.add_geom()
+        geom.name = prefix + geom_name
+        geom.type = getattr(mujoco.mjtGeom, f"mjGEOM_{kind.upper()}")
+        geom.size = size
+        geom.pos = at
+        geom.rgba = decoration_rgba
+        geom.contype = 0
+        geom.conaffinity = 0
+    for end, at, end_rgba in PEN_ENDS:
+        site = body.add_site()
+        site.name = f"{sites}_{end}"
+        site.type = mujoco.mjtGeom.mjGEOM_SPHERE
+        site.size = [0.005, 0.005, 0.005]
+        site.pos = at
+        site.rgba = end_rgba
+    return body, pen
+
+
+def _hand_pen() -> Any:
+    """hand_pen: the legacy hand, the pen in its grasp zone (``eps_ball``), and the target
+    pen."""
+    import mujoco
+
+    spec = _legacy_hand()
+    eps = spec.worldbody.add_site()
+    eps.name = "eps_ball"
+    eps.type = mujoco.mjtGeom.mjGEOM_SPHERE
+    eps.pos = PEN_POS
+    eps.size = [0.075, 0.075, 0.075]
+    eps.rgba = [1.0, 1.0, 0.0, 0.5]
+    eps.group = 1
+    body, pen = _add_pen(spec, "Object", PEN_POS, "", "object", [0.6, 0.6, 0.6, 0.6],
+                         [0, 0.5, 1, 1])  # fmt: skip
+    body.alt.type = mujoco.mjtOrientation.mjORIENTATION_EULER
+    spec.compiler.degree = False
+    body.alt.euler = [0.0, 1.27, 0.0]
+    for axis, joint_name, kind in [
+        ([1, 0, 0], "OBJTx", mujoco.mjtJoint.mjJNT_SLIDE),
+        ([0, 1, 0], "OBJTy", mujoco.mjtJoint.mjJNT_SLIDE),
+        ([0, 0, 1], "OBJTz", mujoco.mjtJoint.mjJNT_SLIDE),
+        ([1, 0, 0], "OBJRx", mujoco.mjtJoint.mjJNT_HINGE),
+        ([0, 1, 0], "OBJRy", mujoco.mjtJoint.mjJNT_HINGE),
+        ([0, 0, 1], "OBJRz", mujoco.mjtJoint.mjJNT_HINGE),
+    ]:
+        joint = body.add_joint()
+        joint.name = joint_name
+        joint.type = kind
+        joint.axis = axis
+        joint.limited = False
+        joint.damping = [0.0, 0.0, 0.0]
+    pen.contype = 1
+    pen.conaffinity = 1
+    pen.density = 1500.0
+    _add_pen(spec, "target", TARGET_PEN_POS, "t_", "target", [0.6, 0.6, 0.6, 0.3],
+             [0, 1, 0.5, 1])  # fmt: skip
+    return spec
+
+
 RECIPES: dict[str, Callable[[], Any]] = {
     "hand_pose": _hand_pose,
     "arm_reaching": _arm_reaching,
     "hand_keyturn": _hand_keyturn,
+    "hand_pen": _hand_pen,
 }
 
 
