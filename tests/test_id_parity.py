@@ -52,7 +52,7 @@ LEFT_OUT: dict[str, dict[str, str]] = {family: {} for family in FAMILIES}
 # (matched below, EnvPool's MyoSuite/ alias included) that envfleet lacks fails the test.
 MYOSUITE_PORTED = re.compile(
     r"(MyoSuite/)?((myo(Sarc|Fati)?|motor)(Finger(Reach|Pose)(Fixed|Random)|ElbowPose1D6M(Fixed|"
-    r"Random|ExoFixed|ExoRandom))|myo(Sarc|Fati|Reaf)?Hand(Pose\d?Fixed|PoseRandom|Reach(Fixed|Random)|KeyTurn(Fixed|Random)|PenTwirl(Fixed|Random))|"
+    r"Random|ExoFixed|ExoRandom))|myo(Sarc|Fati|Reaf)?Hand(Pose\d?Fixed|PoseRandom|Reach(Fixed|Random)|KeyTurn(Fixed|Random)|ObjHold(Fixed|Random)|PenTwirl(Fixed|Random))|"
     r"myo(Sarc|Fati)?ArmReach(Fixed|Random))-v0"
 )
 LEFT_OUT["myosuite"] = {

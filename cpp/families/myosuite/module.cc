@@ -18,6 +18,7 @@
 #include "core/registry.h"
 #include "families/myosuite/carried_weight.h"
 #include "families/myosuite/key_turn.h"
+#include "families/myosuite/obj_hold.h"
 #include "families/myosuite/pen_twirl.h"
 #include "families/myosuite/pose.h"
 #include "families/myosuite/reach.h"
@@ -29,6 +30,8 @@ EnvTypeMap MyoSuiteTypes() {
   EnvTypeMap types;
   types["KeyTurn"] =
       robotics::MakeRobotType<myosuite::KeyTurnEnv>(myosuite::KeyTurnEnv::DefaultConfig());
+  types["ObjHold"] =
+      robotics::MakeRobotType<myosuite::ObjHoldEnv>(myosuite::ObjHoldEnv::DefaultConfig());
   types["PenTwirl"] =
       robotics::MakeRobotType<myosuite::PenTwirlEnv>(myosuite::PenTwirlEnv::DefaultConfig());
   types["Pose"] = robotics::MakeRobotType<myosuite::PoseEnv>(myosuite::PoseEnv::DefaultConfig());

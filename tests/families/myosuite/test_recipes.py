@@ -16,8 +16,8 @@ from envfleet.families.myosuite import recipes
 
 def reference_model(recipe: str) -> mujoco.MjModel:
     """The reference's model of what ``recipe`` builds: its recipe of that name (hand_pose,
-    hand_keyturn, hand_pen), or its full_arm recipe edited by myoedits' edit_fn_arm_reaching, as its
-    envs build them."""
+    hand_keyturn, hand_pen, hand_hold), or its full_arm recipe edited by myoedits'
+    edit_fn_arm_reaching, as its envs build them."""
     import_myosuite()
     from myosuite.core.model_builder import build_from_recipe
 
@@ -35,6 +35,7 @@ def reference_model(recipe: str) -> mujoco.MjModel:
         ("arm_reaching", (18, 50, 50)),
         ("hand_keyturn", (24, 39, 39)),
         ("hand_pen", (29, 39, 39)),
+        ("hand_hold", (30, 39, 39)),
     ],
 )
 def test_a_recipe_model_is_the_references(recipe, sizes, tmp_path):
@@ -80,3 +81,34 @@ def test_nothing_is_written_into_a_folder_the_caller_gives(tmp_path):
     with pytest.raises(ValueError, match="does not exist"):
         envfleet.make("myoHandPoseFixed-v0", num_envs=1, assets_dir=str(tmp_path))
     assert not list(tmp_path.iterdir())
+
+
+def test_a_saved_spec_gives_the_refresh_the_references_source_values(tmp_path):
+    """ObjHold's refresh reads the object's source values from the hand_hold spec that build()
+    saves beside the model (MuJoCo's XML writer drops balanceinertia, which is put back); a
+    model whose spec is missing is built again."""
+    import_myosuite()
+    from myosuite.core.model_builder import build_from_recipe
+
+    path = recipes.build("hand_hold", str(tmp_path))
+    saved = mujoco.MjSpec.from_file(str(tmp_path / "hand_hold.xml"))
+    saved.compile()
+    theirs = build_from_recipe("hand_hold")[1]
+    for spec_values in (lambda s: s.compiler, lambda s: s.stat):
+        ours_values, their_values = spec_values(saved), spec_values(theirs)
+        for field in ("balanceinertia", "inertiafromgeom", "boundmass", "boundinertia",
+                      "inertiagrouprange", "extent", "center", "meaninertia", "meanmass",
+                      "meansize"):  # fmt: skip
+            if hasattr(their_values, field):
+                np.testing.assert_array_equal(
+                    getattr(ours_values, field), getattr(their_values, field), field
+                )
+    ours_body, their_body = saved.body("object"), theirs.body("object")
+    assert ours_body.explicitinertial == their_body.explicitinertial
+    for ours_geom, their_geom in zip(ours_body.geoms, their_body.geoms, strict=True):
+        assert ours_geom.density == their_geom.density
+        assert ours_geom.typeinertia == their_geom.typeinertia
+        np.testing.assert_array_equal(ours_geom.mass, their_geom.mass)
+    os.remove(tmp_path / "hand_hold.xml")
+    assert recipes.build("hand_hold", str(tmp_path)) == path
+    assert (tmp_path / "hand_hold.xml").exists()

@@ -8,8 +8,8 @@ reference's registration kwargs, as options) and its rule for the muscle conditi
 that starts with ``myo`` also registered as ``myoSarc...`` (sarcopenia: peak muscle forces
 halved) and ``myoFati...`` (3CC-r muscle fatigue), and every ``myoHand...`` id also as
 ``myoReaf...`` (reafferentation: EIP's command drives EPL). Ported so far: the finger and elbow
-tasks (PoseEnvV0, ReachEnvV0), the hand's pose, reach, key-turn and pen-twirl tasks and the
-arm's reach tasks; docs/families/myosuite.md lists what is not yet.
+tasks (PoseEnvV0, ReachEnvV0), the hand's pose, reach, key-turn, object-hold and pen-twirl tasks
+and the arm's reach tasks; docs/families/myosuite.md lists what is not yet.
 
 Each env is the reference's task as ``gymnasium.make(id)`` builds it: a float64 observation
 (its obs keys, in order; the reference returns these values cast to float32), a float32 action
@@ -18,10 +18,11 @@ reward terms and ``solved``, termination on the task's ``done`` or an unstable s
 the id's time limit.
 
 The models are read from the installed myo_sim package (``pip install envfleet[myosuite]``);
-``assets_dir`` is its ``models`` folder. The key-turn and pen-twirl tasks' hand is myosuite's
-own (its ``envs/myo/assets/hand/assets`` files, which myo-sim does not ship): myosuite 3.0.0 is
-installed alone for them by :func:`install` (or ``pip install --no-deps myosuite==3.0.0``;
-it cannot be installed with its dependencies beside envfleet, which needs gymnasium>=1.3).
+``assets_dir`` is its ``models`` folder. The key-turn, object-hold and pen-twirl tasks' hand is
+myosuite's own (its ``envs/myo/assets/hand/assets`` files, which myo-sim does not ship):
+myosuite 3.0.0 is installed alone for them by :func:`install` (or ``pip install --no-deps
+myosuite==3.0.0``; it cannot be installed with its dependencies beside envfleet, which needs
+gymnasium>=1.3).
 """
 
 from __future__ import annotations
@@ -219,6 +220,14 @@ BASE_TASKS.update({
     "myoHandPenTwirlRandom-v0": ("PenTwirl", 50, dict(PEN_HAND, target_orientation="random")),
 })  # fmt: skip
 
+# The legacy hand, a goal and a free object, of the reference's hand_hold recipe: the Random
+# ids draw the goal and the object's size at every reset.
+HOLD_HAND = dict(assets_dir=recipes.REGISTERED_DIR, xml_file="hand_hold.mjb")
+BASE_TASKS.update({
+    "myoHandObjHoldFixed-v0": ("ObjHold", 75, dict(HOLD_HAND)),
+    "myoHandObjHoldRandom-v0": ("ObjHold", 75, dict(HOLD_HAND, random_goal_and_size=True)),
+})  # fmt: skip
+
 CONDITIONS = {"Sarc": "sarcopenia", "Fati": "fatigue", "Reaf": "reafferentation"}
 
 
@@ -236,8 +245,8 @@ def variants(task_id: str) -> dict[str, str]:
 def install() -> str:
     """Installs myosuite 3.0.0 alone (``pip install --no-deps``, none of its dependencies) into
     envfleet's cache folder, unless it is there already, for its own model files, which the
-    KeyTurn and PenTwirl tasks' models are built from (myo-sim does not ship them); returns the
-    package's folder. (A myosuite 3.0.0 installed in the environment serves as well.)"""
+    KeyTurn, ObjHold and PenTwirl tasks' models are built from (myo-sim does not ship them);
+    returns the package's folder. (A myosuite 3.0.0 installed in the environment serves as well.)"""
     from envfleet.bench.references import MYOSUITE, install_alone
 
     install_alone(*MYOSUITE, Path(recipes.myosuite_cache_dir()))

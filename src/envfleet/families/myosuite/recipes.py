@@ -361,12 +361,52 @@ def _hand_pen() -> Any:
     return spec
 
 
+# _hand_hold's object (a free ellipsoid, the model's last body and geom) and its goal.
+HOLD_OBJECT_POS = [-0.235, -0.51, 1.450]
+HOLD_GOAL_POS = [-0.240, -0.520, 1.470]
+HOLD_OBJECT_SIZE = [0.025, 0.036, 0.030]
+
+
+def _hand_hold() -> Any:
+    """hand_hold: the legacy hand, a goal site, and a free object to hold above it."""
+    import mujoco
+
+    spec = _legacy_hand()
+    goal = spec.worldbody.add_site()
+    goal.name = "goal"
+    goal.type = mujoco.mjtGeom.mjGEOM_ELLIPSOID
+    goal.size = HOLD_OBJECT_SIZE
+    goal.pos = HOLD_GOAL_POS
+    goal.rgba = [0.0, 1.0, 0.0, 0.2]
+    body = spec.worldbody.add_body()
+    body.name = "object"
+    body.pos = HOLD_OBJECT_POS
+    geom = body.add_geom()
+    geom.name = "object"
+    geom.type = mujoco.mjtGeom.mjGEOM_ELLIPSOID
+    geom.size = HOLD_OBJECT_SIZE
+    geom.condim = 1
+    geom.conaffinity = 1
+    geom.rgba = [0.4, 0.6, 0.98, 1.0]
+    body.add_freejoint(name="object_free")
+    site = body.add_site()
+    site.name = "object"
+    site.size = [0.005, 0.005, 0.005]
+    return spec
+
+
 RECIPES: dict[str, Callable[[], Any]] = {
     "hand_pose": _hand_pose,
     "arm_reaching": _arm_reaching,
     "hand_keyturn": _hand_keyturn,
     "hand_pen": _hand_pen,
+    "hand_hold": _hand_hold,
 }
+
+# The recipes whose envs refresh a body after a reset edits it (ObjHold's object: body_refresh.h)
+# read the recipe's spec, as the reference's refresh_geom_derived_fields does: build() saves it
+# beside the model, as ``<recipe>.xml``.
+SPEC_SAVED = frozenset({"hand_hold"})
 
 
 @functools.cache
@@ -414,22 +454,47 @@ def _mujoco_warnings_in_python() -> Iterator[None]:
         mujoco.set_mju_user_warning(previous)
 
 
+def _spec_xml(spec: Any) -> str:
+    """The spec as MJCF, for the values a body's refresh reads from it (densities, inertia
+    options, which statistics it sets). MuJoCo's writer leaves out the compiler's
+    balanceinertia, which the legacy hand sets: it is put back."""
+    xml = spec.to_xml()
+    if spec.compiler.balanceinertia:
+        xml = xml.replace("<compiler ", '<compiler balanceinertia="true" ', 1)
+    return xml
+
+
 def build(name: str, folder: str) -> str:
-    """The path of recipe ``name``'s compiled model in ``folder``, built there first unless it
-    is already there."""
+    """The path of recipe ``name``'s compiled model in ``folder`` (and its spec's, for
+    SPEC_SAVED), built there first unless it is already there."""
     path = os.path.join(folder, f"{name}.mjb")
-    if os.path.exists(path):
+
+    def built() -> bool:
+        spec_there = name not in SPEC_SAVED or os.path.exists(path[: -len(".mjb")] + ".xml")
+        return os.path.exists(path) and spec_there
+
+    if built():
         return path
     import mujoco
 
     os.makedirs(folder, exist_ok=True)
     with _locked(path):
-        if not os.path.exists(path):
+        if not built():
             with warnings.catch_warnings(), _mujoco_warnings_in_python():
-                # About saving the spec as XML, which is not done: the MJB holds the model
-                # compiled (the tests compare it with the reference's, array for array).
+                # The warning is about saving such a spec as XML and loading it again, which
+                # envfleet does not do for the model: the MJB holds the model compiled (the
+                # tests compare it with the reference's, array for array). A saved spec
+                # (SPEC_SAVED) is read only for a body's source values.
                 warnings.filterwarnings("ignore", "Attaching a spec with an empty prefix")
-                model = RECIPES[name]().compile()
+                spec = RECIPES[name]()
+                model = spec.compile()
+                if name in SPEC_SAVED:
+                    xml = _spec_xml(spec)
+            if name in SPEC_SAVED:
+                partial = f"{path[: -len('.mjb')]}.xml.{os.getpid()}.partial"
+                with open(partial, "w") as file:
+                    file.write(xml)
+                os.replace(partial, path[: -len(".mjb")] + ".xml")
             partial = f"{path}.{os.getpid()}.partial"
             mujoco.mj_saveModel(model, partial)
             os.replace(partial, path)  # whole or absent, never half written
