@@ -22,6 +22,7 @@
 #include "families/myosuite/pen_twirl.h"
 #include "families/myosuite/pose.h"
 #include "families/myosuite/reach.h"
+#include "families/myosuite/torso.h"
 
 namespace envfleet {
 namespace {
@@ -35,6 +36,7 @@ EnvTypeMap MyoSuiteTypes() {
   types["PenTwirl"] =
       robotics::MakeRobotType<myosuite::PenTwirlEnv>(myosuite::PenTwirlEnv::DefaultConfig());
   types["Pose"] = robotics::MakeRobotType<myosuite::PoseEnv>(myosuite::PoseEnv::DefaultConfig());
+  types["Torso"] = robotics::MakeRobotType<myosuite::TorsoEnv>(myosuite::TorsoEnv::DefaultConfig());
   types["Reach"] = robotics::MakeRobotType<myosuite::ReachEnv>(myosuite::ReachEnv::DefaultConfig());
   return types;
 }

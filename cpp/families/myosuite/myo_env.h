@@ -223,15 +223,61 @@ inline int ReadFrameSkip(const Config& config) {
   return static_cast<int>(frame_skip);
 }
 
-// A reward term's index in the task's list of terms, by name.
+// The weighted term "done": the reward dict's done flag (1 or 0), which weighted_reward_keys
+// may name like any term (TorsoEnvV0's defaults weigh it 0); it is not an info key.
+constexpr int kDoneTerm = -1;
+
+// A reward term's index in the task's list of terms, by name (kDoneTerm for "done").
 inline int TermIndex(const std::vector<const char*>& terms, const std::string& name) {
+  if (name == "done") return kDoneTerm;
   for (size_t i = 0; i < terms.size(); ++i) {
     if (name == terms[i]) return static_cast<int>(i);
   }
   std::string known;
   for (const char* term : terms) known += std::string(known.empty() ? "" : ", ") + term;
+  known += ", done";
   throw std::invalid_argument("weighted_reward_keys: no reward term '" + name +
                               "' (this task's terms: " + known + ")");
+}
+
+// ---- Pose targets (PoseEnvV0, TorsoEnvV0) -----------------------------------------------------
+
+// reset_type: "init" (false) or "random" (true: every joint drawn in its range).
+inline bool ReadRandomReset(const Config& config) {
+  const std::string& type = config.Get<std::string>("reset_type");
+  if (type != "init" && type != "random") {
+    throw std::invalid_argument("reset_type must be 'init' or 'random', got '" + type + "'");
+  }
+  return type == "random";
+}
+
+// target_jnt_names, target_jnt_low and target_jnt_high (the reference's target_jnt_range, in
+// its order): one length >= 1, every joint in the model, low <= high. Returns the joints' ids.
+inline std::vector<int> ReadTargetJoints(const Config& config, const mjModel* m) {
+  const auto& names = config.Get<std::vector<std::string>>("target_jnt_names");
+  const auto& low = config.Get<std::vector<double>>("target_jnt_low");
+  const auto& high = config.Get<std::vector<double>>("target_jnt_high");
+  if (names.empty() || low.size() != names.size() || high.size() != names.size()) {
+    throw std::invalid_argument(
+        "target_jnt_names, target_jnt_low and target_jnt_high must be of one length >= 1, "
+        "got " +
+        std::to_string(names.size()) + ", " + std::to_string(low.size()) + " and " +
+        std::to_string(high.size()));
+  }
+  std::vector<int> joints;
+  for (size_t i = 0; i < names.size(); ++i) {
+    joints.push_back(robotics::NameId(m, mjOBJ_JOINT, "joint", names[i]));
+    if (!(low[i] <= high[i])) {
+      throw std::invalid_argument("target_jnt_low must not exceed target_jnt_high (joint '" +
+                                  names[i] + "')");
+    }
+  }
+  return joints;
+}
+
+// The pose tasks' reward terms, in their reward dict's order (MyoEnv::SetPoseTerms).
+inline std::vector<const char*> PoseTerms() {
+  return {"pose", "bonus", "penalty", "act_reg", "sparse"};
 }
 
 // ---- The base env ----------------------------------------------------------------------------
@@ -405,8 +451,11 @@ class MyoEnv : public robotics::RobotEnv {
   // left-to-right sum below 8 terms (NumPy's pairwise sum beyond).
   double Dense() const {
     return numpy_math::PairwiseSum<double>(
-        [this](int64_t k) { return weights_[k] * terms_values_[weight_terms_[k]]; }, 0,
-        static_cast<int64_t>(weights_.size()));
+        [this](int64_t k) {
+          const int term = weight_terms_[k];
+          return weights_[k] * (term == kDoneTerm ? 1.0 * done_ : terms_values_[term]);
+        },
+        0, static_cast<int64_t>(weights_.size()));
   }
 
   // The end of a step: reward, termination (the task's done, or instability).
@@ -426,6 +475,43 @@ class MyoEnv : public robotics::RobotEnv {
     const double sq = numpy_math::PairwiseSum<double>(
         [this](int64_t i) { return data_->act[i] * data_->act[i]; }, 0, na);
     return std::sqrt(sq) / na;
+  }
+
+  // reset_type "random": every joint's qpos uniform in its range, joint after joint (a model
+  // whose joints are each one qpos value, checked by the task).
+  void DrawRandomPose() {
+    for (int j = 0; j < model_->njnt; ++j) {
+      const double* range = model_->jnt_range + 2 * j;
+      data_->qpos[j] = rng().Uniform(range[0], range[1]);
+    }
+  }
+
+  // The pose tasks' distance: np.linalg.norm(target - qpos[:n], axis=-1), a pairwise sum.
+  double PoseDistance(const std::vector<double>& target) const {
+    const double sq = numpy_math::PairwiseSum<double>(
+        [this, &target](int64_t i) {
+          const double err = target[i] - data_->qpos[i];
+          return err * err;
+        },
+        0, static_cast<int64_t>(target.size()));
+    return std::sqrt(sq);
+  }
+
+  // pose_err (target - qpos[:n]) written at `obs`; returns where the next key goes.
+  double* WritePoseError(double* obs, const std::vector<double>& target) const {
+    for (size_t i = 0; i < target.size(); ++i) *obs++ = target[i] - data_->qpos[i];
+    return obs;
+  }
+
+  // The pose tasks' reward dict (pose_reward) for distance `dist`, threshold `thd` and the
+  // distance `far` past which the episode ends: pose and sparse -dist, bonus [dist < thd] +
+  // [dist < 1.5 thd], penalty -[dist > far], act_reg -|act| / na (terms in that order:
+  // pose, bonus, penalty, act_reg, sparse); solved dist < thd; done dist > far.
+  void SetPoseTerms(double dist, double thd, double far) {
+    const double bonus = 1.0 * (dist < thd) + 1.0 * (dist < 1.5 * thd);
+    const double penalty = -1.0 * (dist > far);
+    const double act_reg = -1.0 * ActMagnitude();
+    SetTerms({-1.0 * dist, bonus, penalty, act_reg, -1.0 * dist}, dist<thd, dist> far);
   }
 
   // Writes n values from `values` at `at`; returns at + n.

@@ -54,14 +54,14 @@ class PoseEnv : public MyoEnv {
     const ModelPtr model = LoadMyoModel(config);
     const int n_target = CheckTarget(config, model.get());
     const mjModel* m = model.get();
-    return MyoSpec(config, m, m->nq + m->nv + n_target + m->na, Terms());
+    return MyoSpec(config, m, m->nq + m->nv + n_target + m->na, PoseTerms());
   }
 
   PoseEnv(const Config& config, uint64_t seed)
-      : MyoEnv(config, seed, LoadMyoModel(config), Terms(),
+      : MyoEnv(config, seed, LoadMyoModel(config), PoseTerms(),
                {{"pose", 1.0}, {"bonus", 4.0}, {"act_reg", 1.0}, {"penalty", 50}}),
         pose_thd_(config.Get<double>("pose_thd")),
-        random_reset_(ReadResetType(config)),
+        random_reset_(ReadRandomReset(config)),
         draw_target_(ReadTargetType(config)) {
     CheckTarget(config, model_);
     low_ = config.Get<std::vector<double>>("target_jnt_low");
@@ -93,27 +93,16 @@ class PoseEnv : public MyoEnv {
     if (weight_) weight_->Apply(own_model(), rng().Uniform(weight_->low(), weight_->high()));
     ResetState();
     UpdateTarget();
-    if (random_reset_) {
-      for (int j = 0; j < model_->njnt; ++j) {
-        const double* range = model_->jnt_range + 2 * j;
-        data_->qpos[j] = rng().Uniform(range[0], range[1]);
-      }
-    }
+    if (random_reset_) DrawRandomPose();
     mj_forward(model_, data_);
     Evaluate();
   }
 
   void Write(const OutputSlot& out) const override {
-    double* obs = WriteJointState(out);
-    for (size_t i = 0; i < target_.size(); ++i) *obs++ = target_[i] - data_->qpos[i];
-    WriteActAndInfo(obs, out);
+    WriteActAndInfo(WritePoseError(WriteJointState(out), target_), out);
   }
 
  private:
-  static std::vector<const char*> Terms() {
-    return {"pose", "bonus", "penalty", "act_reg", "sparse"};
-  }
-
   // "generate" (true: a target drawn at every reset) or "fixed" (false: the range's one value).
   static bool ReadTargetType(const Config& config) {
     const std::string& type = config.Get<std::string>("target_type");
@@ -128,35 +117,10 @@ class PoseEnv : public MyoEnv {
     return type == "generate";
   }
 
-  static bool ReadResetType(const Config& config) {
-    const std::string& type = config.Get<std::string>("reset_type");
-    if (type != "init" && type != "random") {
-      throw std::invalid_argument("reset_type must be 'init' or 'random', got '" + type + "'");
-    }
-    return type == "random";
-  }
-
   // The target joints must be the model's first joints, one value per joint position, as the
   // reference's qpos[:] = target and qpos[:n] slices assume (a single value is broadcast).
   static int CheckTarget(const Config& config, const mjModel* m) {
-    const auto& names = config.Get<std::vector<std::string>>("target_jnt_names");
-    const auto& low = config.Get<std::vector<double>>("target_jnt_low");
-    const auto& high = config.Get<std::vector<double>>("target_jnt_high");
-    if (names.empty() || low.size() != names.size() || high.size() != names.size()) {
-      throw std::invalid_argument(
-          "target_jnt_names, target_jnt_low and target_jnt_high must be of one length >= 1, "
-          "got " +
-          std::to_string(names.size()) + ", " + std::to_string(low.size()) + " and " +
-          std::to_string(high.size()));
-    }
-    for (size_t i = 0; i < names.size(); ++i) {
-      robotics::NameId(m, mjOBJ_JOINT, "joint", names[i]);
-      if (!(low[i] <= high[i])) {
-        throw std::invalid_argument("target_jnt_low must not exceed target_jnt_high (joint '" +
-                                    names[i] + "')");
-      }
-    }
-    const int n = static_cast<int>(names.size());
+    const int n = static_cast<int>(ReadTargetJoints(config, m).size());
     if (n > m->nq || (n != m->nq && n != 1)) {
       throw std::invalid_argument("the pose target has " + std::to_string(n) +
                                   " values; the model has " + std::to_string(m->nq) +
@@ -189,21 +153,7 @@ class PoseEnv : public MyoEnv {
   }
 
   // get_reward_dict: the terms, solved and done of the current state.
-  void Evaluate() override {
-    const int n = static_cast<int>(target_.size());
-    const double sq = numpy_math::PairwiseSum<double>(
-        [this](int64_t i) {
-          const double err = target_[i] - data_->qpos[i];
-          return err * err;
-        },
-        0, n);
-    const double dist = std::sqrt(sq);
-    const double bonus = 1.0 * (dist < pose_thd_) + 1.0 * (dist < 1.5 * pose_thd_);
-    const double far = 2 * M_PI;
-    const double penalty = -1.0 * (dist > far);
-    const double act_reg = -1.0 * ActMagnitude();
-    SetTerms({-dist, bonus, penalty, act_reg, -dist}, dist<pose_thd_, dist> far);
-  }
+  void Evaluate() override { SetPoseTerms(PoseDistance(target_), pose_thd_, 2 * M_PI); }
 
   double pose_thd_;
   bool random_reset_;

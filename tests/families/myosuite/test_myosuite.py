@@ -123,7 +123,7 @@ def test_reach_options_are_checked():
                       target_high=[6.0, 6.0, 6.0])  # fmt: skip
 
 
-def test_key_turn_pen_twirl_and_obj_hold_options_are_checked():
+def test_the_hand_object_and_torso_tasks_options_are_checked():
     with pytest.raises(ValueError, match="key_init_range must be"):
         envfleet.make("myoHandKeyTurnRandom-v0", num_envs=1, key_init_range=[1.0, -1.0])
     with pytest.raises(ValueError, match="key_init_range must be"):
@@ -139,6 +139,11 @@ def test_key_turn_pen_twirl_and_obj_hold_options_are_checked():
         envfleet.make("myoHandPenTwirlFixed-v0", num_envs=1, xml_file="hand_keyturn.mjb")
     with pytest.raises(ValueError, match="ObjHold needs a model"):
         envfleet.make("myoHandObjHoldFixed-v0", num_envs=1, xml_file="hand_pen.mjb")
+    with pytest.raises(ValueError, match="joint 'lat_bending' must be the model's"):
+        rotated = family.TORSO_JOINTS[1:] + family.TORSO_JOINTS[:1]
+        envfleet.make("myoTorsoPoseFixed-v0", num_envs=1, target_jnt_names=rotated)
+    with pytest.raises(ValueError, match="reset_type 'random' needs"):
+        envfleet.make("myoTorsoExoPoseFixed-v0", num_envs=1, reset_type="random")
 
 
 def test_reafferentation_needs_the_muscles_it_reroutes():
@@ -302,7 +307,8 @@ def test_the_same_seed_gives_the_same_episodes_for_any_threads_and_batch():
 # and its goal change size and place (myoHandObjHoldRandom-v0).
 FRAME_IDS = ["myoFingerPoseRandom-v0", "myoElbowPose1D6MExoRandom-v0", "myoFingerReachRandom-v0",
              "myoHandPoseRandom-v0", "myoArmReachRandom-v0", "myoHandKeyTurnRandom-v0",
-             "myoHandPenTwirlRandom-v0", "myoHandObjHoldRandom-v0"]  # fmt: skip
+             "myoHandPenTwirlRandom-v0", "myoHandObjHoldRandom-v0",
+             "myoTorsoExoPoseFixed-v0"]  # fmt: skip
 
 
 @pytest.mark.parametrize("task_id", FRAME_IDS)

@@ -16,11 +16,17 @@ from envfleet.families.myosuite import recipes
 
 def reference_model(recipe: str) -> mujoco.MjModel:
     """The reference's model of what ``recipe`` builds: its recipe of that name (hand_pose,
-    hand_keyturn, hand_pen, hand_hold), or its full_arm recipe edited by myoedits'
-    edit_fn_arm_reaching, as its envs build them."""
+    hand_keyturn, hand_pen, hand_hold), its full_arm recipe edited by myoedits'
+    edit_fn_arm_reaching, or its torso files (which its resolver points at myo-sim), as its
+    envs build them."""
     import_myosuite()
-    from myosuite.core.model_builder import build_from_recipe
+    from myosuite.core.model_builder import ModelBuilder, build_from_recipe
 
+    if recipe.startswith("torso"):
+        from myosuite.envs.myo.assets._resolve import resolve_torso_xml
+
+        name = "myotorso_exosuit.xml" if recipe == "torso_exosuit" else "myotorso.xml"
+        return ModelBuilder.from_xml_file(resolve_torso_xml(name)).build()[0]
     if recipe == "arm_reaching":
         from myosuite.envs.myo.myoedits import edit_fn_arm_reaching
 
@@ -36,6 +42,8 @@ def reference_model(recipe: str) -> mujoco.MjModel:
         ("hand_keyturn", (24, 39, 39)),
         ("hand_pen", (29, 39, 39)),
         ("hand_hold", (30, 39, 39)),
+        ("torso", (18, 216, 216)),
+        ("torso_exosuit", (32, 216, 216)),
     ],
 )
 def test_a_recipe_model_is_the_references(recipe, sizes, tmp_path):

@@ -228,6 +228,30 @@ BASE_TASKS.update({
     "myoHandObjHoldRandom-v0": ("ObjHold", 75, dict(HOLD_HAND, random_goal_and_size=True)),
 })  # fmt: skip
 
+# The torso tasks' models: myosuite's own torso files (the torso; the torso in an exosuit)
+# with myo-sim's parts, compiled into envfleet's cache folder on first use. The target is the
+# middle of each range: the spine upright, the lateral bend's range (-0.1, 0.1) included.
+TORSO_JOINTS = [
+    "flex_extension", "lat_bending", "axial_rotation", "Abs_t1", "Abs_t2", "Abs_r3",
+    "L4_L5_FE", "L4_L5_LB", "L4_L5_AR", "L3_L4_FE", "L3_L4_LB", "L3_L4_AR", "L2_L3_FE",
+    "L2_L3_LB", "L2_L3_AR", "L1_L2_FE", "L1_L2_LB", "L1_L2_AR",
+]  # fmt: skip
+
+
+def _torso(xml_file: str) -> dict[str, Any]:
+    bend = [0.1 if joint == "lat_bending" else 0.0 for joint in TORSO_JOINTS]
+    return dict(assets_dir=recipes.REGISTERED_DIR, xml_file=xml_file, frame_skip=5,
+                target_jnt_names=TORSO_JOINTS, target_jnt_low=[-b if b else 0.0 for b in bend],
+                target_jnt_high=bend)  # fmt: skip
+
+
+BASE_TASKS.update(
+    {
+        "myoTorsoPoseFixed-v0": ("Torso", 200, _torso("torso.mjb")),
+        "myoTorsoExoPoseFixed-v0": ("Torso", 200, _torso("torso_exosuit.mjb")),
+    }
+)
+
 CONDITIONS = {"Sarc": "sarcopenia", "Fati": "fatigue", "Reaf": "reafferentation"}
 
 

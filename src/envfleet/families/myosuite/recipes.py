@@ -395,12 +395,34 @@ def _hand_hold() -> Any:
     return spec
 
 
+def _torso_file(name: str) -> Callable[[], Any]:
+    """The torso tasks' model: myosuite's own ``torso/<name>`` (the torso, or the torso in an
+    exosuit), whose includes, meshes and textures are myo-sim's (``../myo_sim/...``, which the
+    reference's resolver points at the installed myo_sim package): the same paths made
+    absolute."""
+
+    def spec() -> Any:
+        import mujoco
+        import myo_sim
+
+        with open(os.path.join(myosuite_assets_dir(), "torso", name)) as file:
+            xml = file.read()
+        models = str(myo_sim.MODELS_DIR)
+        xml = xml.replace('"../myo_sim/', f'"{models}/').replace('"../myo_sim"', f'"{models}"')
+        return mujoco.MjSpec.from_string(xml)
+
+    spec.__doc__ = f"myosuite's torso/{name}, its myo-sim paths made absolute."
+    return spec
+
+
 RECIPES: dict[str, Callable[[], Any]] = {
     "hand_pose": _hand_pose,
     "arm_reaching": _arm_reaching,
     "hand_keyturn": _hand_keyturn,
     "hand_pen": _hand_pen,
     "hand_hold": _hand_hold,
+    "torso": _torso_file("myotorso.xml"),
+    "torso_exosuit": _torso_file("myotorso_exosuit.xml"),
 }
 
 # The recipes whose envs refresh a body after a reset edits it (ObjHold's object: body_refresh.h)
