@@ -41,6 +41,7 @@
 #include "core/output_blocks.h"
 #include "core/pool.h"
 #include "core/registry.h"
+#include "core/signal_mask.h"
 
 namespace envfleet {
 namespace bind {
@@ -1097,7 +1098,12 @@ inline nb::tuple RawStepRate(const EnvTypeMap& types, const std::string& type_na
   {
     nb::gil_scoped_release release;
     if (spec.workers_only) {
-      std::thread(loop).join();
+      std::thread worker;
+      {
+        const NewThreadsBlockSignals blocked;  // core/signal_mask.h
+        worker = std::thread(loop);
+      }
+      worker.join();
     } else {
       loop();
     }

@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include "core/signal_mask.h"
+
 namespace envfleet {
 
 class ThreadPool {
@@ -28,6 +30,7 @@ class ThreadPool {
   ThreadPool(int num_threads, int affinity_offset, std::function<void(int)> body) {
     std::vector<int> cpus;
     if (affinity_offset >= 0) cpus = AllowedCpus();
+    const NewThreadsBlockSignals blocked;  // a worker never takes a Ctrl-C (signal_mask.h)
     for (int t = 0; t < num_threads; ++t) {
       threads_.emplace_back(body, t);
       if (!cpus.empty()) {
@@ -93,7 +96,10 @@ inline void ParallelFor(int n, int num_threads, const std::function<void(int)>& 
   };
   std::vector<std::thread> helpers;
   helpers.reserve(static_cast<size_t>(threads - 1));
-  for (int t = 1; t < threads; ++t) helpers.emplace_back(run);
+  {
+    const NewThreadsBlockSignals blocked;
+    for (int t = 1; t < threads; ++t) helpers.emplace_back(run);
+  }
   run();
   for (auto& helper : helpers) helper.join();
   if (error) std::rethrow_exception(error);

@@ -204,3 +204,31 @@ def test_exiting_with_pools_alive_and_work_in_flight(spin):
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "exiting"
+
+
+def _thread_ids() -> set[str]:
+    return set(os.listdir("/proc/self/task"))
+
+
+def _blocks_sigint(tid: str) -> bool:
+    with open(f"/proc/self/task/{tid}/status") as status:
+        blocked = next(line for line in status if line.startswith("SigBlk:"))
+    return bool(int(blocked.split()[1], 16) >> (signal.SIGINT - 1) & 1)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads Linux's /proc")
+def test_the_pools_threads_never_take_a_ctrl_c():
+    """Python runs signal handlers in the main thread only: a Ctrl-C the kernel hands to another
+    thread does not interrupt the main thread's blocking call (time.sleep, input(), a lock), so
+    KeyboardInterrupt would come only when that call ends. Every thread a pool starts blocks
+    the asynchronous signals (cpp/core/signal_mask.h); the caller's mask stays as it was."""
+    before = _thread_ids()
+    env = envfleet.make("CartPole-v1", num_envs=8, num_threads=2)
+    try:
+        env.reset()
+        started = _thread_ids() - before
+        assert len(started) >= 2, started  # the two workers (the build's helpers have ended)
+        assert all(_blocks_sigint(tid) for tid in started)
+        assert not _blocks_sigint(str(threading.get_native_id()))
+    finally:
+        env.close()

@@ -39,6 +39,7 @@
 
 #include "common/mujoco/gl_context.h"
 #include "common/mujoco/render_target.h"
+#include "core/signal_mask.h"
 
 namespace envfleet {
 namespace mujoco {
@@ -100,7 +101,13 @@ class RenderService {
     std::exception_ptr error;
   };
 
-  explicit RenderService(int device) : device_(device), thread_([this] { Run(); }) {}
+  explicit RenderService(int device) : device_(device), thread_(Start(this)) {}
+
+  // The service's thread, started blocking the asynchronous signals (core/signal_mask.h).
+  static std::thread Start(RenderService* service) {
+    const NewThreadsBlockSignals blocked;
+    return std::thread([service] { service->Run(); });
+  }
 
   void Run() {
     std::vector<Request*> pass;

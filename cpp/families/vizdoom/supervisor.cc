@@ -97,11 +97,13 @@ int main(int argc, char** argv) {
 
   setpgid(0, 0);
   // SIGTERM/SIGHUP/SIGCHLD are taken with sigwait below; SIGINT and SIGQUIT (a terminal's, if
-  // it still reached this group) are ignored: the process that owns the env decides.
+  // it still reached this group) are ignored: the process that owns the env decides. The mask
+  // is set whole: this program inherits the launching thread's, which blocks the asynchronous
+  // signals (vizdoom_env.h, StartEngine).
   sigset_t wait_for;
   sigemptyset(&wait_for);
   for (int s : {SIGTERM, SIGHUP, SIGCHLD}) sigaddset(&wait_for, s);
-  sigprocmask(SIG_BLOCK, &wait_for, nullptr);
+  sigprocmask(SIG_SETMASK, &wait_for, nullptr);
   signal(SIGINT, SIG_IGN);
   signal(SIGQUIT, SIG_IGN);
   prctl(PR_SET_PDEATHSIG, SIGTERM);
@@ -127,7 +129,9 @@ int main(int argc, char** argv) {
     if (getppid() == 1) _exit(1);
     signal(SIGINT, SIG_DFL);
     signal(SIGQUIT, SIG_DFL);
-    sigprocmask(SIG_UNBLOCK, &wait_for, nullptr);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);  // the engine starts with nothing blocked
     execv(engine.c_str(), args.data());
     std::fprintf(stderr, "vizdoom_supervisor: cannot start the engine %s: %s\n", engine.c_str(),
                  std::strerror(errno));

@@ -60,6 +60,7 @@
 #include "ViZDoomController.h"
 #include "common/files.h"
 #include "core/env.h"
+#include "core/signal_mask.h"
 #include "core/spec.h"
 #include "families/vizdoom/frame_stack.h"
 #include "families/vizdoom/names.h"
@@ -403,6 +404,10 @@ class VizdoomEnv : public Env {
   static constexpr double kInf = std::numeric_limits<double>::infinity();
 
   void StartEngine() {
+    // init() starts the client's launcher thread (DoomController::launchDoom), which waits
+    // for the engine process as long as it runs; the env may be built, or its engine restarted,
+    // on Python's main thread. (The supervisor sets its own mask and the engine's.)
+    const NewThreadsBlockSignals blocked;
     try {
       game_->init();
     } catch (const std::exception& e) {

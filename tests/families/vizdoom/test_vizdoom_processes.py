@@ -130,6 +130,42 @@ def wait_for_line(proc, want, timeout=60.0):
     raise AssertionError(f"child did not print {want!r}: {proc.stderr.read()[-3000:]}")
 
 
+def _asleep(pid, timeout=10.0):
+    """Waits until the main thread of `pid` sleeps in a system call (state S); False if it
+    did not within `timeout`."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with open(f"/proc/{pid}/task/{pid}/stat") as f:
+            if f.read().rpartition(")")[2].split()[0] == "S":
+                return True
+        time.sleep(0.005)
+    return False
+
+
+def _hang_report(proc):
+    """Why `proc` hangs: each of its threads (name, state, kernel wait, blocked signals), then,
+    having killed it, its stderr, where the child's faulthandler (registered for SIGUSR1) has
+    written every Python thread's stack."""
+    lines = []
+    for tid in sorted(os.listdir(f"/proc/{proc.pid}/task"), key=int):
+        try:
+            with open(f"/proc/{proc.pid}/task/{tid}/status") as f:
+                status = dict(line.split(":\t", 1) for line in f.read().splitlines())
+            with open(f"/proc/{proc.pid}/task/{tid}/wchan") as f:
+                wchan = f.read()
+        except OSError:
+            continue
+        lines.append(
+            f"thread {tid} {status['Name']} {status['State']} wchan={wchan} "
+            f"SigBlk={status['SigBlk']}"
+        )
+    proc.send_signal(signal.SIGUSR1)
+    time.sleep(1.0)
+    proc.kill()
+    out, err = proc.communicate()
+    return "\n".join(lines + [f"stdout: {out!r}", f"stderr: {err[-6000:]}"])
+
+
 def test_one_engine_per_env_and_close_cleans_up(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     census = Census(os.getpid())
@@ -176,7 +212,8 @@ def test_sigkill_of_owner_leaves_nothing(tmp_path):
 def test_ctrl_c_interrupts_python_not_the_engines(tmp_path):
     child = start_child(
         f"""
-        import time, numpy as np, envfleet
+        import faulthandler, signal, time, numpy as np, envfleet
+        faulthandler.register(signal.SIGUSR1, all_threads=True)  # the stacks, if it hangs
         env = envfleet.make_gymnasium({TASK!r}, num_envs=2)
         env.reset()
         try:  # "ready" inside the try: the SIGINT may land before print returns
@@ -194,8 +231,18 @@ def test_ctrl_c_interrupts_python_not_the_engines(tmp_path):
         wait_for_line(child, "ready")
         census = Census(child.pid)
         assert [len(pids) for pids in census.look()] == [2, 2]
+        # The SIGINT goes in once the main thread sleeps in time.sleep: one that lands between
+        # Python's last look at its signal flag and the sleep's system call is only seen when
+        # the sleep ends (CPython's race, not the pool's). Asleep, the main thread must be
+        # woken, which it is not when the kernel hands the signal to one of the pool's threads
+        # that leave it unblocked: Python's handler then only sets its flag (_hang_report
+        # shows each thread's blocked signals).
+        assert _asleep(child.pid)
         os.killpg(child.pid, signal.SIGINT)
-        out, err = child.communicate(timeout=60)
+        try:
+            out, err = child.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"no exit within 60 s of the SIGINT:\n{_hang_report(child)}")
     finally:
         if child.poll() is None:
             child.kill()
