@@ -53,7 +53,7 @@ LEFT_OUT: dict[str, dict[str, str]] = {family: {} for family in FAMILIES}
 MYOSUITE_PORTED = re.compile(
     r"(MyoSuite/)?((myo(Sarc|Fati)?|motor)(Finger(Reach|Pose)(Fixed|Random)|ElbowPose1D6M(Fixed|"
     r"Random|ExoFixed|ExoRandom))|myo(Sarc|Fati|Reaf)?Hand(Pose\d?Fixed|PoseRandom|Reach(Fixed|Random)|KeyTurn(Fixed|Random)|ObjHold(Fixed|Random)|PenTwirl(Fixed|Random))|"
-    r"myo(Sarc|Fati)?ArmReach(Fixed|Random)|myo(Sarc|Fati)?Torso(Exo)?PoseFixed)-v0"
+    r"myo(Sarc|Fati)?ArmReach(Fixed|Random)|myo(Sarc|Fati)?Torso(Exo)?PoseFixed|myo(Sarc|Fati)?LegStandRandom)-v0"
 )
 LEFT_OUT["myosuite"] = {
     tid: "its task class is not ported yet (issue #40)"

@@ -1,8 +1,8 @@
-// BindUfuncLoops(): reads NumPy's float32 exp loop from the np.exp ufunc object and its float64
-// dot function from the float64 dtype, and installs them for cpp/common/numpy/ufunc_loops.h
-// (NpExpF, NumpyDot). Called by a module's NB_MODULE body (GIL held); a module whose envs compute
-// np.exp of float32 arrays or float64 dot products calls it once. It uses NumPy's C-API
-// table, which the including translation unit holds (bind/env_module.h: no
+// BindUfuncLoops(): reads NumPy's float32 and float64 exp loops from the np.exp ufunc object,
+// its float64 dot function from the float64 dtype, and installs them for
+// cpp/common/numpy/ufunc_loops.h (NpExpF, NpExp, NumpyDot). Called by a module's NB_MODULE body
+// (GIL held); a module whose envs compute np.exp or float64 dot products calls it once. It uses
+// NumPy's C-API table, which the including translation unit holds (bind/env_module.h: no
 // PY_ARRAY_UNIQUE_SYMBOL), and imports it.
 #ifndef ENVFLEET_BIND_UFUNC_LOOPS_H_
 #define ENVFLEET_BIND_UFUNC_LOOPS_H_
@@ -41,6 +41,7 @@ inline void BindUfuncLoops() {
   namespace nb = nanobind;
   nb::object exp = nb::module_::import_("numpy").attr("exp");
   numpy_math::SetExpFloat32Loop(UnaryUfuncLoop(exp.ptr(), NPY_FLOAT));
+  numpy_math::SetExpFloat64Loop(UnaryUfuncLoop(exp.ptr(), NPY_DOUBLE));
   if (_import_array() < 0) throw nb::python_error();
   PyArray_Descr* float64 = PyArray_DescrFromType(NPY_DOUBLE);  // a new reference
   if (float64 == nullptr) throw nb::python_error();

@@ -6,6 +6,8 @@
 //            CPUs with AVX2 or AVX512F) or libm's expf, as its CPU dispatch chose at import.
 //            On this project's x86-64 machines the kernel differs from glibc's expf in the
 //            last bit for about 40% of arguments (MyoSuite's muscle sigmoid goes through it).
+//   NpExp    np.exp of a float64 array: NumPy's own AVX512F kernel (simd_exp_f64) where the
+//            CPU has it, libm's exp elsewhere (the leg tasks' sigmoid is float64).
 //   NumpyDot a.dot(b) of two float64 vectors, and NumpyNorm, np.linalg.norm(v) with no axis,
 //            which NumPy computes as sqrt(v.dot(v)), of any length and on any CPU by calling
 //            NumPy's own function (math.h's NpDotSelf reproduces the short vectors' sums
@@ -16,14 +18,14 @@
 //            than a plain loop for about 20% of 3-vectors and 60% of 39-vectors (measured).
 //            MyoSuite's KeyTurn rewards go through it.
 //
-// The loop is the ufunc's own function pointer for the float32 signature, read from the
-// np.exp object (PyUFuncObject.functions, the pointer NumPy's dispatch installed) once, by
-// BindUfuncLoops() at a module's import with the GIL held; the dot function is float64's
-// (PyDataType_GetArrFuncs(descr)->dotfunc), read there too. Both are pure functions of their
-// arguments, which NumPy itself calls with the GIL released: workers call them with no GIL,
+// The loops are the ufunc's own function pointers for the float32 and float64 signatures, read
+// from the np.exp object (PyUFuncObject.functions, the pointers NumPy's dispatch installed)
+// once, by BindUfuncLoops() at a module's import with the GIL held; the dot function is
+// float64's (PyDataType_GetArrFuncs(descr)->dotfunc), read there too. All are pure functions of
+// their arguments, which NumPy itself calls with the GIL released: workers call them with no GIL,
 // the loop on any number of elements at once (each element's result is the same whether it
 // is computed alone or within an array: SIMD lanes are independent). Before BindUfuncLoops,
-// NpExpF is libm's and NumpyDot a plain loop.
+// NpExpF and NpExp are libm's and NumpyDot a plain loop.
 #ifndef ENVFLEET_COMMON_NUMPY_UFUNC_LOOPS_H_
 #define ENVFLEET_COMMON_NUMPY_UFUNC_LOOPS_H_
 
@@ -47,6 +49,10 @@ inline std::atomic<UfuncLoop>& ExpFloat32Loop() {
   static std::atomic<UfuncLoop> loop{nullptr};
   return loop;
 }
+inline std::atomic<UfuncLoop>& ExpFloat64Loop() {
+  static std::atomic<UfuncLoop> loop{nullptr};
+  return loop;
+}
 inline std::atomic<DotFunc>& DoubleDot() {
   static std::atomic<DotFunc> dot{nullptr};
   return dot;
@@ -64,6 +70,19 @@ inline void NpExpF(const float* in, float* out, int64_t n) {
   char* args[2] = {reinterpret_cast<char*>(const_cast<float*>(in)), reinterpret_cast<char*>(out)};
   const intptr_t dimensions[1] = {static_cast<intptr_t>(n)};
   const intptr_t steps[2] = {sizeof(float), sizeof(float)};
+  loop(args, dimensions, steps, nullptr);
+}
+
+// out[i] = np.exp(in[i]) for i < n, as NumPy computes it for a float64 array.
+inline void NpExp(const double* in, double* out, int64_t n) {
+  const UfuncLoop loop = internal::ExpFloat64Loop().load(std::memory_order_acquire);
+  if (loop == nullptr) {
+    for (int64_t i = 0; i < n; ++i) out[i] = std::exp(in[i]);
+    return;
+  }
+  char* args[2] = {reinterpret_cast<char*>(const_cast<double*>(in)), reinterpret_cast<char*>(out)};
+  const intptr_t dimensions[1] = {static_cast<intptr_t>(n)};
+  const intptr_t steps[2] = {sizeof(double), sizeof(double)};
   loop(args, dimensions, steps, nullptr);
 }
 
@@ -87,6 +106,9 @@ inline double NumpyNorm(const double* v, int64_t n) { return std::sqrt(NumpyDot(
 // from NumPy's ufunc objects).
 inline void SetExpFloat32Loop(UfuncLoop loop) {
   internal::ExpFloat32Loop().store(loop, std::memory_order_release);
+}
+inline void SetExpFloat64Loop(UfuncLoop loop) {
+  internal::ExpFloat64Loop().store(loop, std::memory_order_release);
 }
 inline void SetDoubleDot(DotFunc dot) {
   internal::DoubleDot().store(dot, std::memory_order_release);

@@ -10,8 +10,9 @@
 // "Wrist"; a row without r, the default r; a muscle of no group, the default row).
 //
 // The arithmetic is the reference's NumPy arithmetic: float64 state (MA, MR, MF), the
-// excitation TL a float32 array (so `TL <= 0.01` compares in float32), NumPy's expm1, and
-// the result MA written back into the float32 controls.
+// excitation TL an array of the controls' type (float32 for most tasks, so `TL <= 0.01`
+// compares in float32; float64 for the leg tasks), NumPy's expm1, and the result MA written
+// back into the controls.
 #ifndef ENVFLEET_FAMILIES_MYOSUITE_FATIGUE_H_
 #define ENVFLEET_FAMILIES_MYOSUITE_FATIGUE_H_
 
@@ -146,7 +147,7 @@ inline FatigueParams MuscleFatigueParams(const std::string& name) {
 // control step dt = timestep * frame_skip.
 class CumulativeFatigue {
  public:
-  static constexpr float kRestThreshold = 0.01f;  // FATIGUE_REST_THRESHOLD, met by a float32
+  static constexpr double kRestThreshold = 0.01;  // FATIGUE_REST_THRESHOLD
 
   CumulativeFatigue(const mjModel* m, int frame_skip)
       : dt_(m->opt.timestep * static_cast<double>(frame_skip)) {
@@ -168,9 +169,12 @@ class CumulativeFatigue {
     std::fill(mf_.begin(), mf_.end(), 0.0);
   }
 
-  // compute_act: advances the compartments with the muscles' excitations `tl` (float32, one
-  // per muscle) and writes MA into them, as the stage's `ctrl[idx] = MA` does.
-  void Apply(float* tl) {
+  // compute_act: advances the compartments with the muscles' excitations `tl` (one per
+  // muscle: float32 as most tasks' ctrl, float64 as the leg tasks') and writes MA into them, as
+  // the stage's `ctrl[idx] = MA` does. TL <= 0.01 compares in TL's type (NumPy's promotion of
+  // a Python float: 0.01f for a float32 array).
+  template <typename T>
+  void Apply(T* tl) {
     const double dt = dt_;
     for (size_t i = 0; i < params_.size(); ++i) {
       const double target = static_cast<double>(tl[i]);
@@ -188,7 +192,7 @@ class CumulativeFatigue {
       } else if (ma >= target) {
         c = lr * (target - ma);
       }
-      const double rr = tl[i] <= kRestThreshold ? p.r * p.R : p.R;
+      const double rr = tl[i] <= static_cast<T>(kRestThreshold) ? p.r * p.R : p.R;
       // np.clip(C, lower, upper) = minimum(maximum(C, lower), upper)
       const double lower = std::max(-ma / dt + p.F * ma, (mr - 1.0) / dt + rr * mf);
       const double upper = std::min((1.0 - ma) / dt + p.F * ma, mr / dt + rr * mf);
@@ -199,7 +203,7 @@ class CumulativeFatigue {
       ma_[i] = ma + d_ma;
       mr_[i] = mr + d_mr;
       mf_[i] = mf + d_mf;
-      tl[i] = static_cast<float>(ma_[i]);
+      tl[i] = static_cast<T>(ma_[i]);
     }
   }
 

@@ -18,6 +18,7 @@
 #include "core/registry.h"
 #include "families/myosuite/carried_weight.h"
 #include "families/myosuite/key_turn.h"
+#include "families/myosuite/leg_reach.h"
 #include "families/myosuite/obj_hold.h"
 #include "families/myosuite/pen_twirl.h"
 #include "families/myosuite/pose.h"
@@ -31,6 +32,8 @@ EnvTypeMap MyoSuiteTypes() {
   EnvTypeMap types;
   types["KeyTurn"] =
       robotics::MakeRobotType<myosuite::KeyTurnEnv>(myosuite::KeyTurnEnv::DefaultConfig());
+  types["LegReach"] =
+      robotics::MakeRobotType<myosuite::LegReachEnv>(myosuite::LegReachEnv::DefaultConfig());
   types["ObjHold"] =
       robotics::MakeRobotType<myosuite::ObjHoldEnv>(myosuite::ObjHoldEnv::DefaultConfig());
   types["PenTwirl"] =
@@ -65,6 +68,12 @@ double NumpyNorm(const std::vector<double>& v) {
   return numpy_math::NumpyNorm(v.data(), static_cast<int64_t>(v.size()));
 }
 
+// For the tests: np.exp of a float64 vector as the leg tasks' sigmoid computes it (NpExp).
+std::vector<double> NumpyExp(std::vector<double> v) {
+  numpy_math::NpExp(v.data(), v.data(), static_cast<int64_t>(v.size()));
+  return v;
+}
+
 }  // namespace
 }  // namespace envfleet
 
@@ -79,6 +88,8 @@ NB_MODULE(_myosuite, m) {
   m.def("_with_carried_weight", &envfleet::WithCarriedWeight, nanobind::arg("model"),
         nanobind::arg("xml_path"), nanobind::arg("body"), nanobind::arg("weight"),
         "A reset's carried-weight edit of an MJB model (for the tests).");
+  m.def("_numpy_exp", &envfleet::NumpyExp, nanobind::arg("v"),
+        "np.exp(v) of a float64 vector as the tasks compute it (for the tests).");
   m.def("_numpy_norm", &envfleet::NumpyNorm, nanobind::arg("v"),
         "np.linalg.norm(v) of a float64 vector as the tasks compute it (for the tests).");
 }

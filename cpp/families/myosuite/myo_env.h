@@ -275,6 +275,42 @@ inline std::vector<int> ReadTargetJoints(const Config& config, const mjModel* m)
   return joints;
 }
 
+// ---- Reach targets (ReachEnvV0, LegReachEnvV0) ---------------------------------------------
+
+// The reach tasks' reward terms, in their reward dict's order.
+inline std::vector<const char*> ReachTerms() {
+  return {"reach", "bonus", "act_reg", "penalty", "sparse"};
+}
+
+// Sites reached for, each with a "<site>_target" site.
+struct ReachSites {
+  std::vector<int> tips, targets;
+};
+
+// target_sites, target_low and target_high (the reference's target_reach_range: a box of 3
+// values per site): >= 1 site, each with its target site in the model, low <= high.
+inline ReachSites ReadReachSites(const Config& config, const mjModel* m) {
+  const auto& sites = config.Get<std::vector<std::string>>("target_sites");
+  const auto& low = config.Get<std::vector<double>>("target_low");
+  const auto& high = config.Get<std::vector<double>>("target_high");
+  if (sites.empty() || low.size() != 3 * sites.size() || high.size() != 3 * sites.size()) {
+    throw std::invalid_argument(
+        "target_sites must name >= 1 tip site, and target_low and target_high give 3 values "
+        "per site; got " +
+        std::to_string(sites.size()) + " sites, " + std::to_string(low.size()) + " and " +
+        std::to_string(high.size()) + " values");
+  }
+  for (size_t i = 0; i < low.size(); ++i) {
+    if (!(low[i] <= high[i])) throw std::invalid_argument("target_low must not exceed target_high");
+  }
+  ReachSites out;
+  for (const std::string& site : sites) {
+    out.tips.push_back(robotics::SiteId(m, site));
+    out.targets.push_back(robotics::SiteId(m, site + "_target"));
+  }
+  return out;
+}
+
 // The pose tasks' reward terms, in their reward dict's order (MyoEnv::SetPoseTerms).
 inline std::vector<const char*> PoseTerms() {
   return {"pose", "bonus", "penalty", "act_reg", "sparse"};
@@ -342,6 +378,7 @@ class MyoEnv : public robotics::RobotEnv {
     ctrl_.resize(model_->nu);
     ctrl64_.resize(model_->nu);
     excitation_.resize(muscles_.size());
+    excitation64_.resize(muscles_.size());
     ReadRewardWeights(config, default_weights);
     if (condition_ == Condition::kFatigue) fatigue_.emplace(model_, n_substeps_);
     if (condition_ == Condition::kReafferentation) {
@@ -393,12 +430,22 @@ class MyoEnv : public robotics::RobotEnv {
       const float a = action[i];
       ctrl_[i] = a < -1.0f ? -1.0f : (a > 1.0f ? 1.0f : a);
     }
-    bool wide = false;  // ctrl is float64 (a model without muscles)
+    // ctrl is float64: the task's (UseFloat64Controls), or a model without muscles'.
+    bool wide = float64_controls_;
+    if (wide) {
+      for (int i = 0; i < nu; ++i) ctrl64_[i] = ctrl_[i];
+    }
+    const size_t n = muscles_.size();
     if (model_->na > 0 && normalize_act_) {
-      const size_t n = muscles_.size();
-      for (size_t k = 0; k < n; ++k) excitation_[k] = -5.0f * (ctrl_[muscles_[k]] - 0.5f);
-      numpy_math::NpExpF(excitation_.data(), excitation_.data(), static_cast<int64_t>(n));
-      for (size_t k = 0; k < n; ++k) ctrl_[muscles_[k]] = 1.0f / (1.0f + excitation_[k]);
+      if (wide) {
+        for (size_t k = 0; k < n; ++k) excitation64_[k] = -5.0 * (ctrl64_[muscles_[k]] - 0.5);
+        numpy_math::NpExp(excitation64_.data(), excitation64_.data(), static_cast<int64_t>(n));
+        for (size_t k = 0; k < n; ++k) ctrl64_[muscles_[k]] = 1.0 / (1.0 + excitation64_[k]);
+      } else {
+        for (size_t k = 0; k < n; ++k) excitation_[k] = -5.0f * (ctrl_[muscles_[k]] - 0.5f);
+        numpy_math::NpExpF(excitation_.data(), excitation_.data(), static_cast<int64_t>(n));
+        for (size_t k = 0; k < n; ++k) ctrl_[muscles_[k]] = 1.0f / (1.0f + excitation_[k]);
+      }
     } else if (normalize_act_) {
       wide = true;
       for (int i = 0; i < nu; ++i) {
@@ -408,9 +455,15 @@ class MyoEnv : public robotics::RobotEnv {
       }
     }
     if (fatigue_ && fatigue_->size() > 0) {
-      for (size_t k = 0; k < muscles_.size(); ++k) excitation_[k] = ctrl_[muscles_[k]];
-      fatigue_->Apply(excitation_.data());
-      for (size_t k = 0; k < muscles_.size(); ++k) ctrl_[muscles_[k]] = excitation_[k];
+      if (wide) {
+        for (size_t k = 0; k < n; ++k) excitation64_[k] = ctrl64_[muscles_[k]];
+        fatigue_->Apply(excitation64_.data());
+        for (size_t k = 0; k < n; ++k) ctrl64_[muscles_[k]] = excitation64_[k];
+      } else {
+        for (size_t k = 0; k < n; ++k) excitation_[k] = ctrl_[muscles_[k]];
+        fatigue_->Apply(excitation_.data());
+        for (size_t k = 0; k < n; ++k) ctrl_[muscles_[k]] = excitation_[k];
+      }
     }
     if (condition_ == Condition::kReafferentation) {
       if (wide) {
@@ -514,6 +567,19 @@ class MyoEnv : public robotics::RobotEnv {
     SetTerms({-1.0 * dist, bonus, penalty, act_reg, -1.0 * dist}, dist<thd, dist> far);
   }
 
+  // The reach tasks' tip_pos (each tip's position) and reach_err (each target minus its tip),
+  // written at `obs`; returns where the next key goes.
+  double* WriteTipsAndErrors(double* obs, const ReachSites& sites) const {
+    for (int tip : sites.tips) obs = Put(obs, data_->site_xpos + 3 * tip, 3);
+    for (size_t s = 0; s < sites.tips.size(); ++s) {
+      for (int a = 0; a < 3; ++a) {
+        *obs++ =
+            data_->site_xpos[3 * sites.targets[s] + a] - data_->site_xpos[3 * sites.tips[s] + a];
+      }
+    }
+    return obs;
+  }
+
   // Writes n values from `values` at `at`; returns at + n.
   static double* Put(double* at, const double* values, int n) {
     for (int i = 0; i < n; ++i) at[i] = values[i];
@@ -566,6 +632,10 @@ class MyoEnv : public robotics::RobotEnv {
     model_ = whole_model_.get();
   }
 
+  // The task maps its actions in float64 (the clipped float32 action cast first, then the
+  // sigmoid, the stages): LegReachEnvV0's _apply_action. Set by its constructor.
+  void UseFloat64Controls() { float64_controls_ = true; }
+
   bool normalize_act_;
   Condition condition_;
 
@@ -602,8 +672,9 @@ class MyoEnv : public robotics::RobotEnv {
   std::vector<double> site_pos_, body_pos_, body_quat_;
   std::unique_ptr<mjModel, void (*)(mjModel*)> whole_model_{nullptr, mj_deleteModel};
   std::vector<int> muscles_;
+  bool float64_controls_ = false;
   std::vector<float> ctrl_, excitation_;
-  std::vector<double> ctrl64_;
+  std::vector<double> ctrl64_, excitation64_;
   std::optional<CumulativeFatigue> fatigue_;
   int epl_ = -1, eip_ = -1;
   std::vector<const char*> terms_;

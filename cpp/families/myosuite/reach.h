@@ -121,23 +121,20 @@ class ReachEnv : public MyoEnv {
     const ModelPtr model = LoadMyoModel(config);
     const int k = CheckTargets(config, model.get());
     const mjModel* m = model.get();
-    return MyoSpec(config, m, m->nq + m->nv + 6 * k + m->na, Terms());
+    return MyoSpec(config, m, m->nq + m->nv + 6 * k + m->na, ReachTerms());
   }
 
   ReachEnv(const Config& config, uint64_t seed)
-      : MyoEnv(config, seed, LoadMyoModel(config), Terms(),
+      : MyoEnv(config, seed, LoadMyoModel(config), ReachTerms(),
                {{"reach", 1.0}, {"bonus", 4.0}, {"penalty", 50}}),
         far_th_(config.Get<double>("far_th")) {
     CheckTargets(config, model_);
     low_ = config.Get<std::vector<double>>("target_low");
     high_ = config.Get<std::vector<double>>("target_high");
-    for (const std::string& tip : config.Get<std::vector<std::string>>("target_sites")) {
-      tips_.push_back(robotics::SiteId(model_, tip));
-      targets_.push_back(robotics::SiteId(model_, tip + "_target"));
-    }
+    sites_ = ReadReachSites(config, model_);
     const std::string& sampling = config.Get<std::string>("target_sampling");
     if (sampling == "workspace") {
-      workspace_ = ReachableTargets(model_holder_, tips_, low_, high_);
+      workspace_ = ReachableTargets(model_holder_, sites_.tips, low_, high_);
     } else if (sampling != "box") {
       throw std::invalid_argument("target_sampling must be 'box' or 'workspace', got '" + sampling +
                                   "'");
@@ -151,13 +148,13 @@ class ReachEnv : public MyoEnv {
     if (workspace_) {
       const int64_t row = rng().Integers(0, workspace_->size());
       const double* sample = workspace_->points.data() + row * workspace_->row;
-      for (size_t s = 0; s < targets_.size(); ++s) {
-        for (int a = 0; a < 3; ++a) site_pos[3 * targets_[s] + a] = sample[3 * s + a];
+      for (size_t s = 0; s < sites_.targets.size(); ++s) {
+        for (int a = 0; a < 3; ++a) site_pos[3 * sites_.targets[s] + a] = sample[3 * s + a];
       }
     } else {
-      for (size_t s = 0; s < targets_.size(); ++s) {
+      for (size_t s = 0; s < sites_.targets.size(); ++s) {
         for (int a = 0; a < 3; ++a) {
-          site_pos[3 * targets_[s] + a] = rng().Uniform(low_[3 * s + a], high_[3 * s + a]);
+          site_pos[3 * sites_.targets[s] + a] = rng().Uniform(low_[3 * s + a], high_[3 * s + a]);
         }
       }
     }
@@ -167,52 +164,22 @@ class ReachEnv : public MyoEnv {
   }
 
   void Write(const OutputSlot& out) const override {
-    double* obs = WriteJointState(out);
-    for (int tip : tips_) obs = Put(obs, data_->site_xpos + 3 * tip, 3);
-    for (size_t s = 0; s < tips_.size(); ++s) {
-      for (int a = 0; a < 3; ++a) {
-        *obs++ = data_->site_xpos[3 * targets_[s] + a] - data_->site_xpos[3 * tips_[s] + a];
-      }
-    }
-    WriteActAndInfo(obs, out);
+    WriteActAndInfo(WriteTipsAndErrors(WriteJointState(out), sites_), out);
   }
 
  private:
-  static std::vector<const char*> Terms() {
-    return {"reach", "bonus", "act_reg", "penalty", "sparse"};
-  }
-
   static int CheckTargets(const Config& config, const mjModel* m) {
-    const auto& sites = config.Get<std::vector<std::string>>("target_sites");
-    const auto& low = config.Get<std::vector<double>>("target_low");
-    const auto& high = config.Get<std::vector<double>>("target_high");
-    if (sites.empty() || low.size() != 3 * sites.size() || high.size() != 3 * sites.size()) {
-      throw std::invalid_argument(
-          "target_sites must name >= 1 tip site, and target_low and target_high give 3 values "
-          "per site; got " +
-          std::to_string(sites.size()) + " sites, " + std::to_string(low.size()) + " and " +
-          std::to_string(high.size()) + " values");
-    }
-    for (size_t i = 0; i < low.size(); ++i) {
-      if (!(low[i] <= high[i])) {
-        throw std::invalid_argument("target_low must not exceed target_high");
-      }
-    }
-    for (const std::string& site : sites) {
-      robotics::SiteId(m, site);
-      robotics::SiteId(m, site + "_target");
-    }
-    return static_cast<int>(sites.size());
+    return static_cast<int>(ReadReachSites(config, m).tips.size());
   }
 
   // multi_site_reach_reward.
   void Evaluate() override {
-    const int k = static_cast<int>(tips_.size());
+    const int k = static_cast<int>(sites_.tips.size());
     const double sq = numpy_math::PairwiseSum<double>(
         [this](int64_t i) {
           const int s = static_cast<int>(i / 3), a = static_cast<int>(i % 3);
-          const double err =
-              data_->site_xpos[3 * targets_[s] + a] - data_->site_xpos[3 * tips_[s] + a];
+          const double err = data_->site_xpos[3 * sites_.targets[s] + a] -
+                             data_->site_xpos[3 * sites_.tips[s] + a];
           return err * err;
         },
         0, 3 * k);
@@ -228,7 +195,7 @@ class ReachEnv : public MyoEnv {
 
   double far_th_;
   std::vector<double> low_, high_;
-  std::vector<int> tips_, targets_;
+  ReachSites sites_;
   std::shared_ptr<const Workspace> workspace_;
 };
 

@@ -123,7 +123,7 @@ def test_reach_options_are_checked():
                       target_high=[6.0, 6.0, 6.0])  # fmt: skip
 
 
-def test_the_hand_object_and_torso_tasks_options_are_checked():
+def test_the_hand_object_torso_and_leg_tasks_options_are_checked():
     with pytest.raises(ValueError, match="key_init_range must be"):
         envfleet.make("myoHandKeyTurnRandom-v0", num_envs=1, key_init_range=[1.0, -1.0])
     with pytest.raises(ValueError, match="key_init_range must be"):
@@ -144,6 +144,11 @@ def test_the_hand_object_and_torso_tasks_options_are_checked():
         envfleet.make("myoTorsoPoseFixed-v0", num_envs=1, target_jnt_names=rotated)
     with pytest.raises(ValueError, match="reset_type 'random' needs"):
         envfleet.make("myoTorsoExoPoseFixed-v0", num_envs=1, reset_type="random")
+    with pytest.raises(ValueError, match="joint_random_range must be"):
+        envfleet.make("myoLegStandRandom-v0", num_envs=1, joint_random_range=[0.2, -0.2])
+    with pytest.raises(ValueError, match="no site named 'knee'"):
+        envfleet.make("myoLegStandRandom-v0", num_envs=1, target_sites=["knee"],
+                      target_low=[0.0] * 3, target_high=[0.0] * 3)  # fmt: skip
 
 
 def test_reafferentation_needs_the_muscles_it_reroutes():
@@ -308,7 +313,7 @@ def test_the_same_seed_gives_the_same_episodes_for_any_threads_and_batch():
 FRAME_IDS = ["myoFingerPoseRandom-v0", "myoElbowPose1D6MExoRandom-v0", "myoFingerReachRandom-v0",
              "myoHandPoseRandom-v0", "myoArmReachRandom-v0", "myoHandKeyTurnRandom-v0",
              "myoHandPenTwirlRandom-v0", "myoHandObjHoldRandom-v0",
-             "myoTorsoExoPoseFixed-v0"]  # fmt: skip
+             "myoTorsoExoPoseFixed-v0", "myoLegStandRandom-v0"]  # fmt: skip
 
 
 @pytest.mark.parametrize("task_id", FRAME_IDS)
@@ -362,6 +367,16 @@ def test_norms_are_numpys_for_any_length():
             assert _myosuite._numpy_norm(v.tolist()) == np.linalg.norm(v), n
             plain_differs += float(np.sqrt(sum(x * x for x in v))) != np.linalg.norm(v)
     assert plain_differs > 100  # so the test can tell NumPy's sum from a plain loop's
+
+
+def test_float64_exp_is_numpys():
+    """The leg tasks' sigmoid takes np.exp of float64 controls, which NumPy computes with its
+    own AVX512F kernel where the CPU has one (not glibc's exp): the module calls NumPy's loop."""
+    from envfleet import _myosuite
+
+    rng = np.random.default_rng(1)
+    v = np.concatenate([rng.uniform(-7.5, 7.5, 20000), [0.0, -0.0, 1e-300, 700.0, -745.0]])
+    np.testing.assert_array_equal(_myosuite._numpy_exp(v.tolist()), np.exp(v))
 
 
 def test_the_key_turn_tasks_say_how_to_install_myosuite_where_it_is_missing(tmp_path):

@@ -27,6 +27,10 @@ def reference_model(recipe: str) -> mujoco.MjModel:
 
         name = "myotorso_exosuit.xml" if recipe == "torso_exosuit" else "myotorso.xml"
         return ModelBuilder.from_xml_file(resolve_torso_xml(name)).build()[0]
+    if recipe == "leg_reach":  # the model LegReachEnvV0 edits after building it
+        import gymnasium
+
+        return gymnasium.make("myoLegStandRandom-v0").unwrapped.model
     if recipe == "arm_reaching":
         from myosuite.envs.myo.myoedits import edit_fn_arm_reaching
 
@@ -44,6 +48,7 @@ def reference_model(recipe: str) -> mujoco.MjModel:
         ("hand_hold", (30, 39, 39)),
         ("torso", (18, 216, 216)),
         ("torso_exosuit", (32, 216, 216)),
+        ("leg_reach", (35, 80, 80)),
     ],
 )
 def test_a_recipe_model_is_the_references(recipe, sizes, tmp_path):

@@ -252,6 +252,16 @@ BASE_TASKS.update(
     }
 )
 
+# The legs with a rigid torso, of myosuite's own leg model (recipes.py: leg_reach): stand with
+# the pelvis within 5 cm of where the reset leaves it, from a pose with every joint moved by up
+# to 0.2.
+BASE_TASKS.update({
+    "myoLegStandRandom-v0": ("LegReach", 150, dict(
+        assets_dir=recipes.REGISTERED_DIR, xml_file="leg_reach.mjb", target_sites=["pelvis"],
+        target_low=[-0.05, -0.05, 0.0], target_high=[0.05, 0.05, 0.0],
+        joint_random_range=[-0.2, 0.2], far_th=0.44)),
+})  # fmt: skip
+
 CONDITIONS = {"Sarc": "sarcopenia", "Fati": "fatigue", "Reaf": "reafferentation"}
 
 

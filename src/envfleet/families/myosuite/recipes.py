@@ -415,6 +415,67 @@ def _torso_file(name: str) -> Callable[[], Any]:
     return spec
 
 
+def _with_myo_sim_paths(xml: str) -> tuple[str, dict[str, bytes]]:
+    """A model file of myosuite's with its ``../myo_sim/<path>`` references resolved as the
+    reference's resolver resolves them: to the installed myo_sim package's file, or, for the
+    few files myo-sim 0.2.3 lacks (its legacy layout's rigid torso), to myosuite's own copy
+    (``_MYO_SIM_BUNDLED_FALLBACKS``), whose mesh files, named relative to it, are made
+    absolute. Returns the XML and the included copies (MjSpec.from_string's ``include``)."""
+    import re
+
+    import myo_sim
+
+    models, assets = str(myo_sim.MODELS_DIR), myosuite_assets_dir()
+    include: dict[str, bytes] = {}
+
+    def resolve(match: re.Match) -> str:
+        path = match.group(1)
+        if os.path.exists(os.path.join(models, path)):
+            return f"{models}/{path}"
+        bundled = os.path.join(assets, path)
+        if not os.path.exists(bundled):
+            return f"{models}/{path}"  # missing either way: MuJoCo names it
+        with open(bundled) as file:
+            text = file.read()
+        folder = os.path.dirname(bundled)
+
+        def absolute(mesh: re.Match) -> str:
+            there = os.path.join(folder, mesh.group(2))
+            return f'{mesh.group(1)}="{there}"' if os.path.exists(there) else mesh.group(0)
+
+        include[f"myosuite/{path}"] = re.sub(r'(file)="([^"/]+)"', absolute, text).encode()
+        return f"myosuite/{path}"
+
+    return re.sub(r"\.\./myo_sim/([^\"']*)", resolve, xml), include
+
+
+def _leg_reach() -> Any:
+    """The leg reach task's model: myosuite's own ``leg/myolegs_with_torso.xml`` (myo-sim's legs
+    and a rigid torso on a free root, with a hidden height field), its myo-sim paths made
+    absolute and its scene myo-sim's pedestal-free one, as the reference's resolve_leg_xml
+    makes them (the pedestal scene's floor is 0.4 m lower)."""
+    import mujoco
+    import myo_sim
+
+    with open(os.path.join(myosuite_assets_dir(), "leg", "myolegs_with_torso.xml")) as file:
+        xml = file.read()
+    xml = xml.replace("../myo_sim/scene/myosuite_scene.xml",
+                      f"{myo_sim.MODELS_DIR}/scene/myosuite_scene_noPedestal.xml")  # fmt: skip
+    xml, include = _with_myo_sim_paths(xml)
+    return mujoco.MjSpec.from_string(xml, include=include)
+
+
+def _leg_reach_edits(model: Any) -> None:
+    """LegReachEnvV0's edits of its compiled model: the group-1 geoms made invisible, and the
+    height field ("terrain") hidden and moved 10 m down, out of reach."""
+    import numpy as np
+
+    model.geom_rgba[np.flatnonzero(model.geom_group == 1), 3] = 0
+    terrain = model.geom("terrain").id
+    model.geom_rgba[terrain, 3] = 0.0
+    model.geom_pos[terrain] = np.array([0.0, 0.0, -10.0])
+
+
 RECIPES: dict[str, Callable[[], Any]] = {
     "hand_pose": _hand_pose,
     "arm_reaching": _arm_reaching,
@@ -423,7 +484,11 @@ RECIPES: dict[str, Callable[[], Any]] = {
     "hand_hold": _hand_hold,
     "torso": _torso_file("myotorso.xml"),
     "torso_exosuit": _torso_file("myotorso_exosuit.xml"),
+    "leg_reach": _leg_reach,
 }
+
+# The edits a task's constructor makes to the compiled model, made here before it is saved.
+COMPILED_EDITS: dict[str, Callable[[Any], None]] = {"leg_reach": _leg_reach_edits}
 
 # The recipes whose envs refresh a body after a reset edits it (ObjHold's object: body_refresh.h)
 # read the recipe's spec, as the reference's refresh_geom_derived_fields does: build() saves it
@@ -510,6 +575,8 @@ def build(name: str, folder: str) -> str:
                 warnings.filterwarnings("ignore", "Attaching a spec with an empty prefix")
                 spec = RECIPES[name]()
                 model = spec.compile()
+                if name in COMPILED_EDITS:
+                    COMPILED_EDITS[name](model)
                 if name in SPEC_SAVED:
                     xml = _spec_xml(spec)
             if name in SPEC_SAVED:
