@@ -398,20 +398,16 @@ def _hand_hold() -> Any:
 def _torso_file(name: str) -> Callable[[], Any]:
     """The torso tasks' model: myosuite's own ``torso/<name>`` (the torso, or the torso in an
     exosuit), whose includes, meshes and textures are myo-sim's (``../myo_sim/...``, which the
-    reference's resolver points at the installed myo_sim package): the same paths made
-    absolute."""
+    reference's resolver points at the installed myo_sim package: _with_myo_sim_paths)."""
 
     def spec() -> Any:
         import mujoco
-        import myo_sim
 
         with open(os.path.join(myosuite_assets_dir(), "torso", name)) as file:
-            xml = file.read()
-        models = str(myo_sim.MODELS_DIR)
-        xml = xml.replace('"../myo_sim/', f'"{models}/').replace('"../myo_sim"', f'"{models}"')
-        return mujoco.MjSpec.from_string(xml)
+            xml, include = _with_myo_sim_paths(file.read())
+        return mujoco.MjSpec.from_string(xml, include=include)
 
-    spec.__doc__ = f"myosuite's torso/{name}, its myo-sim paths made absolute."
+    spec.__doc__ = f"myosuite's torso/{name}, its myo-sim paths resolved."
     return spec
 
 
@@ -431,10 +427,10 @@ def _with_myo_sim_paths(xml: str) -> tuple[str, dict[str, bytes]]:
     def resolve(match: re.Match) -> str:
         path = match.group(1)
         if os.path.exists(os.path.join(models, path)):
-            return f"{models}/{path}"
+            return os.path.join(models, path)
         bundled = os.path.join(assets, path)
         if not os.path.exists(bundled):
-            return f"{models}/{path}"  # missing either way: MuJoCo names it
+            return os.path.join(models, path)  # missing either way: MuJoCo names it
         with open(bundled) as file:
             text = file.read()
         folder = os.path.dirname(bundled)
@@ -446,7 +442,7 @@ def _with_myo_sim_paths(xml: str) -> tuple[str, dict[str, bytes]]:
         include[f"myosuite/{path}"] = re.sub(r'(file)="([^"/]+)"', absolute, text).encode()
         return f"myosuite/{path}"
 
-    return re.sub(r"\.\./myo_sim/([^\"']*)", resolve, xml), include
+    return re.sub(r"\.\./myo_sim/?([^\"']*)", resolve, xml), include
 
 
 def _leg_reach() -> Any:
